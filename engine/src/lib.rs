@@ -1,0 +1,3 @@
+//! The Meeple game engine: mods, rules, boards, dice, Lua hooks, computer players.
+pub mod diag;
+pub mod rng;

@@ -1,0 +1,2 @@
+//! The meeple command.
+fn main() {}
