@@ -125,11 +125,8 @@ impl fmt::Display for Diagnostic {
             let gutter = self.line.to_string();
             write!(f, "\n {gutter} | {line}")?;
             if self.col > 0 {
-                let pad: String = line
-                    .chars()
-                    .take(self.col as usize - 1)
-                    .map(|c| if c == '\t' { '\t' } else { ' ' })
-                    .collect();
+                let pad: String =
+                    line.chars().take(self.col as usize - 1).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
                 write!(f, "\n {} | {pad}^", " ".repeat(gutter.len()))?;
             }
         }
@@ -173,9 +170,8 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     for i in 1..=a.len() {
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[(i - 1) * width + j] + 1)
-                .min(d[i * width + j - 1] + 1)
-                .min(d[(i - 1) * width + j - 1] + cost);
+            let mut v =
+                (d[(i - 1) * width + j] + 1).min(d[i * width + j - 1] + 1).min(d[(i - 1) * width + j - 1] + cost);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
                 v = v.min(d[(i - 2) * width + j - 2] + 1);
             }

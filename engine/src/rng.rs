@@ -115,8 +115,7 @@ impl GameRng {
     pub fn restore(snapshot: &RngSnapshot) -> Result<Self, String> {
         let bytes = unhex(&snapshot.seed).ok_or("the random seed is not 64 hex digits")?;
         let seed: [u8; 32] = bytes.try_into().map_err(|_| "the random seed is not 32 bytes")?;
-        let word_pos: u128 =
-            snapshot.word_pos.parse().map_err(|_| "the random stream position is not a number")?;
+        let word_pos: u128 = snapshot.word_pos.parse().map_err(|_| "the random stream position is not a number")?;
         let mut inner = ChaCha8Rng::from_seed(seed);
         inner.set_stream(snapshot.stream);
         inner.set_word_pos(word_pos);
@@ -156,10 +155,7 @@ fn unhex(text: &str) -> Option<Vec<u8>> {
     if text.len() % 2 != 0 {
         return None;
     }
-    (0..text.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok())
-        .collect()
+    (0..text.len()).step_by(2).map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok()).collect()
 }
 
 #[cfg(test)]

@@ -1,2 +1,77 @@
-//! The meeple command.
-fn main() {}
+//! The `meeple` command: play, check, simulate, run, replay and test mods.
+//!
+//! Architecture invariant: this crate sits on the engine and never the reverse; it parses
+//! arguments, prints, and opens windows, while every rule lives in `meeple-engine` and the mods.
+
+mod cli;
+mod launcher;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Meeple: a generic engine for turn-based board, dice and card games.
+///
+/// Without a command, opens the window with the bundled games.
+#[derive(Parser)]
+#[command(name = "meeple", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Validate mods and report every problem (every bundled mod when none is named).
+    Check {
+        /// Mod ids or mod folders.
+        mods: Vec<String>,
+    },
+    /// Play computer-versus-computer games and report win rates, draws and game length.
+    Sim(cli::sim::SimArgs),
+    /// Apply a scripted list of actions and print the events and the final state as JSON.
+    Run(cli::run::RunArgs),
+    /// Re-simulate a saved game and check its state hash.
+    Replay(cli::replay::ReplayArgs),
+    /// Run mods' Lua scenario tests (every bundled mod when none is named).
+    Test(cli::test::TestArgs),
+    /// Evaluate Lua in a mod's sandbox, with a new game's state (a console without -e).
+    Lua(cli::lua::LuaArgs),
+    /// Regenerate the JSON Schemas in schemas/.
+    Schema {
+        /// Where to write them.
+        #[arg(long, default_value = "schemas")]
+        out: std::path::PathBuf,
+        /// Only check that the files are up to date; exit 1 when they are not.
+        #[arg(long)]
+        check: bool,
+    },
+    /// Open the window with the bundled games.
+    Play {
+        /// A mod to show first.
+        #[arg(name = "MOD")]
+        mod_name: Option<String>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None => launcher::run(None),
+        Some(Command::Play { mod_name }) => launcher::run(mod_name),
+        Some(Command::Check { mods }) => cli::check::run(&mods),
+        Some(Command::Sim(args)) => cli::sim::run(args),
+        Some(Command::Run(args)) => cli::run::run(args),
+        Some(Command::Replay(args)) => cli::replay::run(args),
+        Some(Command::Test(args)) => cli::test::run(args),
+        Some(Command::Lua(args)) => cli::lua::run(args),
+        Some(Command::Schema { out, check }) => cli::schema::run(&out, check),
+    };
+    match result {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,39 @@
+//! Computer players. A player picks one of the legal actions the engine lists; it never sees
+//! more than the engine offers, and its own randomness comes from its own seeded stream, so a
+//! simulated game is reproducible and the game's stream stays the rules' alone.
+
+mod greedy;
+mod random;
+
+pub use greedy::GreedyPlayer;
+pub use random::RandomPlayer;
+
+use crate::game::{Action, Engine, GameState};
+use crate::rng::GameRng;
+
+/// A computer player.
+pub trait Player {
+    /// Picks one of `legal` (never empty) for the seat to move; returns its index.
+    fn choose(&mut self, engine: &mut Engine, state: &GameState, legal: &[Action]) -> usize;
+}
+
+/// The computer-player levels every mod gets.
+pub const LEVELS: &[(&str, &str)] = &[
+    ("random", "picks any legal action, uniformly"),
+    ("greedy", "takes the action with the best `ai.score`, passing when none reaches its `ai.min`"),
+];
+
+/// A player of the named level with its own random stream.
+pub fn player(level: &str, seed: u64) -> Result<Box<dyn Player>, String> {
+    match level {
+        "random" => Ok(Box::new(RandomPlayer::new(GameRng::from_seed(seed)))),
+        "greedy" => Ok(Box::new(GreedyPlayer::new(GameRng::from_seed(seed)))),
+        other => {
+            let names: Vec<&str> = LEVELS.iter().map(|(n, _)| *n).collect();
+            let hint = crate::diag::did_you_mean(other, names.iter().copied())
+                .map(|s| format!("; did you mean `{s}`?"))
+                .unwrap_or_default();
+            Err(format!("unknown computer level `{other}`{hint} (levels: {})", names.join(", ")))
+        }
+    }
+}

@@ -1,0 +1,565 @@
+//! The data files of a mod: every `*.toml` in the mod folder other than `mod.toml`, merged into
+//! one [`ModData`]. Collections (`terrain`, `pieces`, `items`, `cards`, `decks`, `actions`) may be
+//! spread over files; their entries may inherit from templates with `inherits` and `abstract`.
+
+use indexmap::IndexMap;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::board::BoardSpec;
+
+/// Keys of [`ModData`] whose entries are definitions merged across files and open to
+/// template inheritance.
+pub const COLLECTIONS: &[&str] = &["terrain", "pieces", "items", "cards", "decks", "actions"];
+
+/// All of a mod's data, merged from its data files.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ModData {
+    /// The board: its kind, size, terrain and, for random boards, the generator's parameters.
+    pub board: BoardSpec,
+    /// Terrain kinds that spaces (and, for walls, edges) can have.
+    #[serde(default)]
+    pub terrain: IndexMap<String, TerrainDef>,
+    /// Numbers every space carries, e.g. a count of dice or a fortification level.
+    #[serde(default)]
+    pub space_counters: IndexMap<String, CounterDecl>,
+    /// Numbers every seat carries, e.g. money or a reserve.
+    #[serde(default)]
+    pub resources: IndexMap<String, CounterDecl>,
+    /// Numbers every piece carries, e.g. health or strength. Piece kinds give starting values.
+    #[serde(default)]
+    pub stats: IndexMap<String, CounterDecl>,
+    /// Numbers of the whole game, e.g. a countdown.
+    #[serde(default)]
+    pub vars: IndexMap<String, CounterDecl>,
+    /// Kinds of pieces, each with a stat block.
+    #[serde(default)]
+    pub pieces: IndexMap<String, PieceKindDef>,
+    /// Items and weapons pieces can hold.
+    #[serde(default)]
+    pub items: IndexMap<String, ItemDef>,
+    /// Cards that decks are made of.
+    #[serde(default)]
+    pub cards: IndexMap<String, CardDef>,
+    /// Decks: which cards, how many of each.
+    #[serde(default)]
+    pub decks: IndexMap<String, DeckDef>,
+    /// How seats are presented and whether a seat may leave the game.
+    #[serde(default)]
+    pub seats: SeatsDef,
+    /// What happens once when a game starts, after the board is built.
+    #[serde(default)]
+    pub setup: SetupDef,
+    /// The structure of a turn: phases, their actions and budgets, and what happens at the start
+    /// and end of each turn.
+    #[serde(default)]
+    pub turn: TurnDef,
+    /// What a seat can do on its turn.
+    #[serde(default)]
+    pub actions: IndexMap<String, ActionDef>,
+    /// Effects that run by themselves when an event happens and a condition holds.
+    #[serde(default)]
+    pub triggers: Vec<TriggerDef>,
+    /// How seats drop out, and how a game is won or drawn.
+    #[serde(default)]
+    pub end: EndDef,
+}
+
+/// A number declared by name: a space counter, seat resource, piece stat or game variable.
+/// Either a bare starting value (`countdown = 0`) or a table with bounds and a label.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum CounterDecl {
+    /// Just the starting value.
+    Initial(i64),
+    /// The full declaration.
+    Full(CounterDef),
+}
+
+impl CounterDecl {
+    pub fn def(&self) -> CounterDef {
+        match self {
+            CounterDecl::Initial(value) => CounterDef { initial: *value, ..CounterDef::default() },
+            CounterDecl::Full(def) => def.clone(),
+        }
+    }
+}
+
+/// A declared number with its bounds. Writes outside `min..=max` are clamped into the range.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CounterDef {
+    /// The name shown to players; the key when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// The value a game starts with.
+    #[serde(default)]
+    pub initial: i64,
+    /// The smallest value; writes below it are raised to it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<i64>,
+    /// The largest value; writes above it are lowered to it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<i64>,
+    /// Hidden numbers are not shown in the player's panels.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hidden: bool,
+}
+
+/// A kind of terrain.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TerrainDef {
+    /// The name shown to players; the key when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// Drawing colour, `#rrggbb`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^#[0-9a-fA-F]{6}$"))]
+    pub color: Option<String>,
+    /// Whether pieces may enter spaces of this terrain at all (before per-kind move costs).
+    #[serde(default = "yes")]
+    pub passable: bool,
+    /// Movement points to enter a space of this terrain, unless a piece kind says otherwise.
+    #[serde(default = "one")]
+    pub move_cost: u32,
+    /// Whether this terrain blocks line of sight.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub blocks_sight: bool,
+    /// Named numbers of this terrain, readable in expressions as `space.terrain_stat`-style
+    /// lookups (e.g. a production range).
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub stats: IndexMap<String, i64>,
+    /// Free-form tags rules can test.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+}
+
+/// A kind of piece (unit, character, army, token) and its stat block.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PieceKindDef {
+    /// The name shown to players; the key when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// A short symbol (one or two characters) for drawing the piece.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<String>,
+    /// Starting values of the declared `[stats]`; a stat not given starts at its `initial`.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub stats: IndexMap<String, i64>,
+    /// Items a new piece of this kind holds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<String>,
+    /// Movement points to enter each terrain; a terrain not listed uses its own `move_cost`.
+    /// A cost of 0 means the piece cannot enter that terrain.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub move_costs: IndexMap<String, u32>,
+    /// Free-form tags rules can test.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+}
+
+/// An item or weapon a piece can hold.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ItemDef {
+    /// The name shown to players; the key when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// A sentence for tooltips.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The price in the mod's currency, if it can be bought.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price: Option<i64>,
+    /// The slot it occupies (e.g. primary, secondary); a piece holds one item per slot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slot: Option<String>,
+    /// Named numbers: range, clip size, maximum ammunition and the like.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub stats: IndexMap<String, i64>,
+    /// Free-form tags rules can test.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+}
+
+/// A card.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CardDef {
+    /// The name shown to players; the key when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// The card's text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Named numbers printed on the card.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub stats: IndexMap<String, i64>,
+    /// Free-form tags rules can test.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+}
+
+/// A deck: which cards it holds and how many of each.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DeckDef {
+    /// The name shown to players; the key when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// Card id → number of copies.
+    pub cards: IndexMap<String, u32>,
+    /// Whether the draw pile is shuffled when the game starts.
+    #[serde(default = "yes")]
+    pub shuffle: bool,
+    /// When the draw pile runs out, shuffle the discard pile into a new draw pile. Without this,
+    /// an empty draw pile simply gives no more cards.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reshuffle: bool,
+    /// Whether a seat's hand of this deck is hidden from the other seats.
+    #[serde(default = "yes")]
+    pub hidden: bool,
+}
+
+/// How seats are presented, and whether one may leave the game.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SeatsDef {
+    /// Default seat names, in seat order; `Seat N` when absent.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
+    /// Seat colours, `#rrggbb`, in seat order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub colors: Vec<String>,
+    /// Whether the seat to move may leave the game (surrender). A seat that leaves keeps its
+    /// spaces and pieces, takes no more turns, and still defends.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub allow_leaving: bool,
+    /// Who moves first: the first seat, or a seat drawn at random when the game starts.
+    #[serde(default)]
+    pub first: FirstSeat,
+}
+
+/// Who takes the first turn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FirstSeat {
+    /// Seat 1.
+    #[default]
+    First,
+    /// A seat drawn from the game's random stream.
+    Random,
+}
+
+/// What happens once when a game starts.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetupDef {
+    /// *Effect* run after the board is built and before the first turn, e.g. dealing out
+    /// territories and placing starting pieces.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effect: Vec<Stmt>,
+}
+
+/// The structure of every turn.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TurnDef {
+    /// The phases of a turn, in order. When empty, a turn is one phase offering every action.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub phases: Vec<PhaseDef>,
+    /// The label of the action that ends the current phase (the last phase: the turn).
+    #[serde(default = "end_turn_label")]
+    pub pass_label: String,
+    /// End a phase by itself when passing is the only legal action left.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub auto_pass: bool,
+    /// *Effect* at the start of every turn; `me` is the seat whose turn it is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub on_start: Vec<Stmt>,
+    /// *Effect* at the end of every turn; `me` is the seat whose turn ends.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub on_end: Vec<Stmt>,
+}
+
+impl Default for TurnDef {
+    fn default() -> Self {
+        Self {
+            phases: Vec::new(),
+            pass_label: end_turn_label(),
+            auto_pass: false,
+            on_start: Vec::new(),
+            on_end: Vec::new(),
+        }
+    }
+}
+
+/// One phase of a turn.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PhaseDef {
+    /// The phase's id, used in expressions (`phase == "main"`).
+    pub id: String,
+    /// The name shown to players; the id when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// The actions offered in this phase; every action when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<String>,
+    /// The most times each action may be taken in this phase (unlimited when not listed).
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub budget: IndexMap<String, u32>,
+    /// Whether the seat may pass this phase without taking any action.
+    #[serde(default = "yes")]
+    pub may_pass: bool,
+    /// The label of passing this phase; the turn's `pass_label` when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pass_label: Option<String>,
+    /// *Effect* when the phase starts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub on_start: Vec<Stmt>,
+    /// *Effect* when the phase ends.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub on_end: Vec<Stmt>,
+}
+
+/// Something a seat can do on its turn: choices (parameters), a condition, dice, and effects.
+///
+/// Applying an action runs, in order: the `rolls`; then, when `success` is given, either
+/// `on_success` or `on_failure`; then `effect`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ActionDef {
+    /// The name shown on the action's button.
+    pub label: String,
+    /// A sentence for tooltips.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The choices the seat makes, in order; each may refer to the ones before it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub params: Vec<ParamDef>,
+    /// *Expression*: an extra condition over all parameters for the action to be legal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub when: Option<String>,
+    /// Named dice, rolled in order when the action is applied: name → *expression* such as
+    /// `(from.dice)d6`. Later rolls and the effects can use the names.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub rolls: IndexMap<String, String>,
+    /// *Expression* over the rolls deciding between `on_success` and `on_failure`. The engine
+    /// computes its exact probability for previews and computer players (`chance`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub success: Option<String>,
+    /// *Effect* when `success` holds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub on_success: Vec<Stmt>,
+    /// *Effect* when `success` does not hold.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub on_failure: Vec<Stmt>,
+    /// *Effect* after the success branch, always.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effect: Vec<Stmt>,
+    /// Figures shown before the action is taken: label → *expression*, usually with `chance`
+    /// (the exact probability of `success`) or `expect(x)` (the exact mean of a roll).
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub preview: IndexMap<String, String>,
+    /// How computer players value this action.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ai: Option<AiHintDef>,
+}
+
+/// One choice of an action, with where its candidates come from and what they must satisfy.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ParamDef {
+    /// The name the action's expressions use for the chosen value.
+    pub name: String,
+    /// What kind of thing is chosen.
+    pub kind: ParamKind,
+    /// The prompt shown while choosing, e.g. "Attack from".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// *Expression* for a seat: only spaces or pieces owned by that seat are candidates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owned_by: Option<String>,
+    /// *Expression* for a space: only its neighbours are candidates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adjacent_to: Option<String>,
+    /// *Expression* a candidate must satisfy; it can use this parameter and the earlier ones.
+    #[serde(default, rename = "where", skip_serializing_if = "Option::is_none")]
+    pub filter: Option<String>,
+    /// For `number`: the smallest value offered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<String>,
+    /// For `number`: the largest value offered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<String>,
+}
+
+/// What kind of thing an action parameter chooses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ParamKind {
+    /// A space of the board.
+    Space,
+    /// A seat.
+    Seat,
+    /// A piece on the board.
+    Piece,
+    /// A whole number between `min` and `max`.
+    Number,
+}
+
+/// How computer players value an action.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AiHintDef {
+    /// *Expression*: the action's value; higher is better. `chance` is the exact probability
+    /// of `success`.
+    pub score: String,
+    /// The greedy player takes the best action only when its score is at least this; otherwise
+    /// it passes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<f64>,
+}
+
+/// A rule that runs by itself.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TriggerDef {
+    /// The event that wakes it.
+    pub on: EventKind,
+    /// *Expression* that must hold for the effect to run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub when: Option<String>,
+    /// *Effect* to run.
+    pub effect: Vec<Stmt>,
+}
+
+/// Named moments of a game at which triggers and Lua hooks run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum EventKind {
+    /// After setup, before the first turn.
+    GameStart,
+    /// A seat's turn begins (after the turn's `on_start`).
+    TurnStart,
+    /// A seat's turn ends (after the turn's `on_end`).
+    TurnEnd,
+    /// After every applied action, before end conditions are checked.
+    AfterAction,
+    /// A seat dropped out (eliminated or left).
+    SeatOut,
+    /// The game ended.
+    GameEnd,
+}
+
+impl EventKind {
+    pub const ALL: [EventKind; 6] = [
+        EventKind::GameStart,
+        EventKind::TurnStart,
+        EventKind::TurnEnd,
+        EventKind::AfterAction,
+        EventKind::SeatOut,
+        EventKind::GameEnd,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            EventKind::GameStart => "game_start",
+            EventKind::TurnStart => "turn_start",
+            EventKind::TurnEnd => "turn_end",
+            EventKind::AfterAction => "after_action",
+            EventKind::SeatOut => "seat_out",
+            EventKind::GameEnd => "game_end",
+        }
+    }
+}
+
+/// How seats drop out, and how a game ends.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EndDef {
+    /// *Expression* about `seat`: when it holds, the seat is eliminated (checked after every
+    /// action and turn).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eliminate: Option<String>,
+    /// *Expression* about `seat`: when it holds, that seat wins and the game ends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub win: Option<String>,
+    /// When only one seat is still playing (every other one eliminated or gone), it wins.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub last_seat_wins: bool,
+    /// *Expression* about `seat`: its share of the pot when a game is drawn with `draw()`
+    /// (shares are normalised to sum to 1 over the seats still playing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw_shares: Option<String>,
+    /// A safety net: after this many turns the game is drawn. Keeps simulations finite.
+    #[serde(default = "default_turn_limit")]
+    pub turn_limit: u32,
+}
+
+impl Default for EndDef {
+    fn default() -> Self {
+        Self { eliminate: None, win: None, last_seat_wins: false, draw_shares: None, turn_limit: default_turn_limit() }
+    }
+}
+
+/// One entry of an effect list: a statement line, or a block.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Stmt {
+    /// One statement: `let x = …`, an assignment (`=`, `+=`, `-=`) or a call.
+    Line(String),
+    /// `{ if = "…", then = […], else = […] }`
+    If(IfBlock),
+    /// `{ for_each = "space", where = "…", do = […] }`
+    ForEach(ForEachBlock),
+}
+
+/// A conditional block of an effect list.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct IfBlock {
+    /// *Expression*: the condition.
+    #[serde(rename = "if")]
+    pub condition: String,
+    /// *Effect* when the condition holds.
+    #[serde(default)]
+    pub then: Vec<Stmt>,
+    /// *Effect* otherwise.
+    #[serde(default, rename = "else", skip_serializing_if = "Vec::is_empty")]
+    pub otherwise: Vec<Stmt>,
+}
+
+/// A loop of an effect list over every seat, space or piece (in id order).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ForEachBlock {
+    /// What to loop over; the loop variable has the same name (`seat`, `space`, `piece`).
+    pub for_each: ParamKind,
+    /// *Expression* selecting which ones.
+    #[serde(default, rename = "where", skip_serializing_if = "Option::is_none")]
+    pub filter: Option<String>,
+    /// *Effect* for each.
+    #[serde(rename = "do")]
+    pub body: Vec<Stmt>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn end_turn_label() -> String {
+    "End turn".into()
+}
+
+fn default_turn_limit() -> u32 {
+    10_000
+}

@@ -1,0 +1,52 @@
+//! `mod.toml`: who a mod is, which engine API it targets, and how many seats it takes.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The engine API version this engine implements. A mod declares the version it targets in
+/// `api`; a mod written for another version is refused with both versions named.
+pub const ENGINE_API_VERSION: u32 = 1;
+
+/// `mod.toml`: the manifest every mod folder has at its root.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    /// The mod's id: lowercase letters, digits and underscores, the same as its folder name.
+    pub id: String,
+    /// The name players see, e.g. in the launcher.
+    pub name: String,
+    /// The mod's own version, `major.minor.patch`. Saves and replays record it.
+    pub version: String,
+    /// The engine API version the mod is written for.
+    pub api: u32,
+    /// One or two sentences shown under the name.
+    pub description: String,
+    /// How many seats (players, human or computer) a game of this mod takes.
+    pub seats: SeatRange,
+    /// Who wrote the mod.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub authors: Vec<String>,
+}
+
+/// The range of seat counts a mod supports.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SeatRange {
+    /// The fewest seats a game can have.
+    #[schemars(range(min = 1, max = 16))]
+    pub min: u8,
+    /// The most seats a game can have.
+    #[schemars(range(min = 1, max = 16))]
+    pub max: u8,
+    /// The seat count offered first in the setup screen and used by `meeple sim` when no
+    /// `--players` is given; `min` when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 16))]
+    pub default: Option<u8>,
+}
+
+impl SeatRange {
+    pub fn default_count(&self) -> u8 {
+        self.default.unwrap_or(self.min)
+    }
+}

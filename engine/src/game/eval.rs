@@ -1,0 +1,767 @@
+//! Evaluates compiled expressions and runs effect statements against a game state.
+//!
+//! One evaluator serves two contexts through the [`Env`] trait: reading (legal-action filters,
+//! end conditions, previews) and writing (rolls and effects). The compiler guarantees dice and
+//! changes appear only where writing is allowed.
+
+use super::events::Event;
+use super::odds;
+use super::state::{GameState, NO_SEAT, NO_SPACE, SeatStatus};
+use super::{RuleError, WriteCx};
+use crate::board::Scratch;
+use crate::expr::UnaryOp;
+use crate::rules::Ruleset;
+use crate::rules::ir::{
+    ArithOp, AssignMode, Block, CmpOp, DiceMode, Expr, Func, LoopKind, Place, Proc, Read, Stmt, Value,
+};
+
+/// What an expression can reach while it is evaluated.
+pub(crate) trait Env {
+    fn state(&self) -> &GameState;
+    /// The size of a seat's largest connected group of spaces.
+    fn largest_group(&mut self, seat: u8) -> u32;
+    /// Rolls dice from the game's stream and reports them.
+    fn roll(&mut self, count: i64, sides: i64, mode: DiceMode) -> Result<i64, RuleError>;
+    /// A uniform number from the game's stream.
+    fn random(&mut self, low: i64, high: i64) -> Result<i64, RuleError>;
+    fn distribute(&mut self, counter: u16, amount: i64, seat: u8, cap: i64) -> Result<i64, RuleError>;
+    fn hook(&mut self, index: u16, args: &[Value]) -> Result<Value, RuleError>;
+    /// `chance`: the probability of the current action's success.
+    fn chance(&mut self, frame: &[Value]) -> Result<f64, RuleError>;
+    /// `expect(x)`: the mean of `x` over its dice and the action's rolls.
+    fn expect(&mut self, expr: &Expr, frame: &[Value]) -> Result<f64, RuleError>;
+}
+
+/// Evaluates an expression.
+pub(crate) fn eval<E: Env>(env: &mut E, expr: &Expr, frame: &[Value]) -> Result<Value, RuleError> {
+    Ok(match expr {
+        Expr::Const(v) => *v,
+        Expr::Slot(slot) => frame.get(*slot as usize).copied().unwrap_or(Value::Nil),
+        Expr::Unary(UnaryOp::Neg, e) => match eval(env, e, frame)? {
+            Value::Num(x) => Value::Num(-x),
+            v => Value::Int(v.as_int().wrapping_neg()),
+        },
+        Expr::Unary(UnaryOp::Not, e) => Value::Bool(!eval(env, e, frame)?.as_bool()),
+        Expr::Arith(op, float, a, b) => {
+            let a = eval(env, a, frame)?;
+            let b = eval(env, b, frame)?;
+            arith(*op, *float, a, b)?
+        }
+        Expr::Compare(op, a, b) => {
+            let a = eval(env, a, frame)?;
+            let b = eval(env, b, frame)?;
+            Value::Bool(compare(*op, a, b))
+        }
+        Expr::And(a, b) => Value::Bool(eval(env, a, frame)?.as_bool() && eval(env, b, frame)?.as_bool()),
+        Expr::Or(a, b) => Value::Bool(eval(env, a, frame)?.as_bool() || eval(env, b, frame)?.as_bool()),
+        Expr::If(c, a, b) => {
+            if eval(env, c, frame)?.as_bool() {
+                eval(env, a, frame)?
+            } else {
+                eval(env, b, frame)?
+            }
+        }
+        Expr::Read(read) => read_state(env, read, frame)?,
+        Expr::Call(func, args) => call(env, *func, args, frame)?,
+        Expr::Dice { count, sides, mode } => {
+            let count = eval(env, count, frame)?.as_int();
+            let sides = eval(env, sides, frame)?.as_int();
+            Value::Int(env.roll(count, sides, *mode)?)
+        }
+        Expr::Chance => Value::Num(env.chance(frame)?),
+        Expr::Expect(e) => Value::Num(env.expect(e, frame)?),
+    })
+}
+
+#[inline]
+pub(crate) fn eval_bool<E: Env>(env: &mut E, expr: &Expr, frame: &[Value]) -> Result<bool, RuleError> {
+    Ok(eval(env, expr, frame)?.as_bool())
+}
+
+pub(crate) fn arith(op: ArithOp, float: bool, a: Value, b: Value) -> Result<Value, RuleError> {
+    if float {
+        let (a, b) = (a.as_num(), b.as_num());
+        return Ok(Value::Num(match op {
+            ArithOp::Add => a + b,
+            ArithOp::Sub => a - b,
+            ArithOp::Mul => a * b,
+            ArithOp::Div => {
+                if b == 0.0 {
+                    return Err(RuleError::new("division by zero"));
+                }
+                a / b
+            }
+            ArithOp::Rem => {
+                if b == 0.0 {
+                    return Err(RuleError::new("remainder of a division by zero"));
+                }
+                a.rem_euclid(b)
+            }
+        }));
+    }
+    let (a, b) = (a.as_int(), b.as_int());
+    Ok(Value::Int(match op {
+        ArithOp::Add => a.saturating_add(b),
+        ArithOp::Sub => a.saturating_sub(b),
+        ArithOp::Mul => a.saturating_mul(b),
+        // Whole-number division rounds down, so `-7 / 2` is -4 like a floor.
+        ArithOp::Div => a.checked_div_euclid(b).ok_or_else(|| RuleError::new("division by zero"))?,
+        ArithOp::Rem => a.checked_rem_euclid(b).ok_or_else(|| RuleError::new("remainder of a division by zero"))?,
+    }))
+}
+
+pub(crate) fn compare(op: CmpOp, a: Value, b: Value) -> bool {
+    let numeric = matches!(a, Value::Int(_) | Value::Num(_)) && matches!(b, Value::Int(_) | Value::Num(_));
+    if numeric {
+        if let (Value::Int(x), Value::Int(y)) = (a, b) {
+            return match op {
+                CmpOp::Eq => x == y,
+                CmpOp::Ne => x != y,
+                CmpOp::Lt => x < y,
+                CmpOp::Le => x <= y,
+                CmpOp::Gt => x > y,
+                CmpOp::Ge => x >= y,
+            };
+        }
+        let (x, y) = (a.as_num(), b.as_num());
+        return match op {
+            CmpOp::Eq => x == y,
+            CmpOp::Ne => x != y,
+            CmpOp::Lt => x < y,
+            CmpOp::Le => x <= y,
+            CmpOp::Gt => x > y,
+            CmpOp::Ge => x >= y,
+        };
+    }
+    match op {
+        CmpOp::Eq => a == b,
+        CmpOp::Ne => a != b,
+        _ => false,
+    }
+}
+
+fn space_of(value: Value) -> Option<u32> {
+    value.as_space()
+}
+
+fn read_state<E: Env>(env: &mut E, read: &Read, frame: &[Value]) -> Result<Value, RuleError> {
+    // Reading through `none` gives `none` (or 0 for numbers), like a missing table field in
+    // Lua: filters such as `piece.space.owner == me` stay simple. Writing through `none` fails.
+    Ok(match read {
+        Read::SpaceCounter(e, c) => match space_of(eval(env, e, frame)?) {
+            Some(s) if (s as usize) < env.state().owners.len() => Value::Int(env.state().counter(s, *c)),
+            _ => Value::Int(0),
+        },
+        Read::SpaceOwner(e) => match space_of(eval(env, e, frame)?) {
+            Some(s) => env.state().owners.get(s as usize).map_or(Value::Nil, |&o| seat_value(o)),
+            None => Value::Nil,
+        },
+        Read::SpaceTerrain(e) => match space_of(eval(env, e, frame)?) {
+            Some(s) if (s as usize) < env.state().board.space_count() => Value::Id(env.state().board.space(s).terrain),
+            _ => Value::Nil,
+        },
+        Read::SpaceHome(e) => match space_of(eval(env, e, frame)?) {
+            Some(s) if (s as usize) < env.state().board.space_count() => {
+                env.state().board.space(s).home.map_or(Value::Nil, Value::Seat)
+            }
+            _ => Value::Nil,
+        },
+        Read::SeatResource(e, r) => match eval(env, e, frame)?.as_seat() {
+            Some(seat) => {
+                env.state().seats.get(seat as usize).map_or(Value::Int(0), |s| Value::Int(s.resources[*r as usize]))
+            }
+            None => Value::Int(0),
+        },
+        Read::SeatNumber(e) => match eval(env, e, frame)?.as_seat() {
+            Some(seat) => Value::Int(i64::from(seat) + 1),
+            None => Value::Int(0),
+        },
+        Read::PieceStat(e, stat) => match {
+            let value = eval(env, e, frame)?;
+            piece(env.state(), value)
+        } {
+            Some(p) => Value::Int(env.state().pieces[p].stats[*stat as usize]),
+            None => Value::Int(0),
+        },
+        Read::PieceOwner(e) => match {
+            let value = eval(env, e, frame)?;
+            piece(env.state(), value)
+        } {
+            Some(p) => seat_value(env.state().pieces[p].owner),
+            None => Value::Nil,
+        },
+        Read::PieceSpace(e) => match {
+            let value = eval(env, e, frame)?;
+            piece(env.state(), value)
+        } {
+            Some(p) => match env.state().pieces[p].space {
+                NO_SPACE => Value::Nil,
+                s => Value::Space(s),
+            },
+            None => Value::Nil,
+        },
+        Read::PieceKind(e) => match {
+            let value = eval(env, e, frame)?;
+            piece(env.state(), value)
+        } {
+            Some(p) => Value::Id(env.state().pieces[p].kind),
+            None => Value::Nil,
+        },
+        Read::Var(v) => Value::Int(env.state().vars[*v as usize]),
+        Read::Turn => Value::Int(i64::from(env.state().turn.number)),
+        Read::Round => Value::Int(i64::from(env.state().turn.round)),
+        Read::CurrentSeat => Value::Seat(env.state().turn.seat),
+        Read::Phase => Value::Id(env.state().turn.phase),
+    })
+}
+
+fn seat_value(seat: u8) -> Value {
+    if seat == NO_SEAT { Value::Nil } else { Value::Seat(seat) }
+}
+
+fn piece(state: &GameState, value: Value) -> Option<usize> {
+    let p = value.as_piece()? as usize;
+    (p < state.pieces.len()).then_some(p)
+}
+
+fn call<E: Env>(env: &mut E, func: Func, args: &[Expr], frame: &[Value]) -> Result<Value, RuleError> {
+    let arg = |env: &mut E, i: usize| eval(env, &args[i], frame);
+    Ok(match func {
+        Func::Min | Func::Max => {
+            let mut best = arg(env, 0)?;
+            for i in 1..args.len() {
+                let v = arg(env, i)?;
+                let better = if func == Func::Min { v.as_num() < best.as_num() } else { v.as_num() > best.as_num() };
+                if better {
+                    best = v;
+                }
+            }
+            best
+        }
+        Func::Abs => match arg(env, 0)? {
+            Value::Num(x) => Value::Num(x.abs()),
+            v => Value::Int(v.as_int().saturating_abs()),
+        },
+        Func::Clamp => {
+            let (x, lo, hi) = (arg(env, 0)?.as_int(), arg(env, 1)?.as_int(), arg(env, 2)?.as_int());
+            Value::Int(if lo > hi { lo } else { x.clamp(lo, hi) })
+        }
+        Func::Owned => match arg(env, 0)?.as_seat() {
+            Some(seat) => Value::Int(i64::from(env.state().owned_count(seat))),
+            None => Value::Int(0),
+        },
+        Func::LargestGroup => match arg(env, 0)?.as_seat() {
+            Some(seat) => Value::Int(i64::from(env.largest_group(seat))),
+            None => Value::Int(0),
+        },
+        Func::Adjacent => {
+            let (a, b) = (arg(env, 0)?.as_space(), arg(env, 1)?.as_space());
+            Value::Bool(match (a, b) {
+                (Some(a), Some(b)) => env.state().board.edge_between(a, b).is_some(),
+                _ => false,
+            })
+        }
+        Func::Distance => {
+            let (a, b) = (arg(env, 0)?.as_space(), arg(env, 1)?.as_space());
+            Value::Int(match (a, b) {
+                (Some(a), Some(b)) => env.state().board.distance(a, b).map_or(-1, i64::from),
+                _ => -1,
+            })
+        }
+        Func::ActiveSeats => Value::Int(env.state().active_seats() as i64),
+        Func::SeatCount => Value::Int(env.state().seats.len() as i64),
+        Func::SpaceCount => Value::Int(env.state().board.space_count() as i64),
+        Func::PiecesAt => match arg(env, 0)?.as_space() {
+            Some(s) => Value::Int(env.state().pieces.iter().filter(|p| p.alive && p.space == s).count() as i64),
+            None => Value::Int(0),
+        },
+        Func::Random => {
+            let (lo, hi) = (arg(env, 0)?.as_int(), arg(env, 1)?.as_int());
+            Value::Int(env.random(lo, hi)?)
+        }
+        Func::Distribute(counter) => {
+            let amount = arg(env, 0)?.as_int();
+            let seat = arg(env, 1)?.as_seat();
+            let cap = arg(env, 2)?.as_int();
+            match seat {
+                Some(seat) => Value::Int(env.distribute(counter, amount, seat, cap)?),
+                None => Value::Int(amount.max(0)),
+            }
+        }
+        Func::Hook(index) => {
+            let mut values = [Value::Nil; 8];
+            for (i, a) in args.iter().enumerate().take(8) {
+                values[i] = eval(env, a, frame)?;
+            }
+            env.hook(index, &values[..args.len().min(8)])?
+        }
+    })
+}
+
+/// The size of a seat's largest connected group of spaces.
+pub(crate) fn largest_group(state: &GameState, scratch: &mut Scratch, seat: u8) -> u32 {
+    if state.owned_count(seat) == 0 {
+        return 0;
+    }
+    let owners = &state.owners;
+    state.board.largest_group(|s| owners[s as usize] == seat, scratch)
+}
+
+// ----- the writing context -----
+
+impl Env for WriteCx<'_> {
+    fn state(&self) -> &GameState {
+        self.state
+    }
+
+    fn largest_group(&mut self, seat: u8) -> u32 {
+        largest_group(self.state, self.scratch, seat)
+    }
+
+    fn roll(&mut self, count: i64, sides: i64, mode: DiceMode) -> Result<i64, RuleError> {
+        if !(0..=1000).contains(&count) {
+            return Err(RuleError::new(format!("cannot roll {count} dice (0 to 1000 allowed)")));
+        }
+        if !(1..=1000).contains(&sides) {
+            return Err(RuleError::new(format!("a die cannot have {sides} sides (1 to 1000 allowed)")));
+        }
+        let recording = self.events.enabled();
+        if recording {
+            self.faces.clear();
+        }
+        let mut sum = 0i64;
+        let mut highest = 0i64;
+        let mut lowest = i64::MAX;
+        let mut hits = 0i64;
+        for _ in 0..count {
+            let face = match self.state.forced_faces.pop_front() {
+                Some(f) => i64::from(f),
+                None => i64::from(self.state.rng.die(sides as u32)),
+            };
+            sum += face;
+            highest = highest.max(face);
+            lowest = lowest.min(face);
+            if let DiceMode::AtLeast(t) = mode
+                && face >= t
+            {
+                hits += 1;
+            }
+            if recording {
+                self.faces.push(face as u32);
+            }
+        }
+        let value = match mode {
+            DiceMode::Sum => sum,
+            DiceMode::Highest => highest,
+            DiceMode::Lowest => {
+                if count == 0 {
+                    0
+                } else {
+                    lowest
+                }
+            }
+            DiceMode::AtLeast(_) => hits,
+        };
+        if recording {
+            let roll = self.roll_name.clone();
+            let faces = self.faces.clone();
+            self.events.push_with(|| Event::Rolled { roll, sides: sides as u32, faces, value });
+        }
+        Ok(value)
+    }
+
+    fn random(&mut self, low: i64, high: i64) -> Result<i64, RuleError> {
+        Ok(self.state.rng.range_inclusive(low, high))
+    }
+
+    fn distribute(&mut self, counter: u16, amount: i64, seat: u8, cap: i64) -> Result<i64, RuleError> {
+        let info = &self.rules.space_counters[counter as usize];
+        let cap = cap.min(info.max);
+        let mut eligible = std::mem::take(&mut self.space_buffer);
+        eligible.clear();
+        for (space, &owner) in self.state.owners.iter().enumerate() {
+            if owner == seat && self.state.counter(space as u32, counter) < cap {
+                eligible.push(space as u32);
+            }
+        }
+        let recording = self.events.enabled();
+        let mut before = Vec::new();
+        if recording {
+            before = eligible.iter().map(|&s| (s, self.state.counter(s, counter))).collect();
+        }
+        let mut left = amount.max(0);
+        while left > 0 && !eligible.is_empty() {
+            let i = self.state.rng.below(eligible.len() as u32) as usize;
+            let space = eligible[i];
+            let value = self.state.counter_mut(space, counter);
+            *value += 1;
+            if *value >= cap {
+                eligible.swap_remove(i);
+            }
+            left -= 1;
+        }
+        for (space, from) in before {
+            let to = self.state.counter(space, counter);
+            if to != from {
+                self.events.push_with(|| Event::CounterChanged { space, counter, from, to });
+            }
+        }
+        self.space_buffer = eligible;
+        Ok(left)
+    }
+
+    fn hook(&mut self, index: u16, args: &[Value]) -> Result<Value, RuleError> {
+        let name = &self.rules.hook_names[index as usize];
+        match self.hooks.as_deref_mut() {
+            Some(hooks) => hooks.call_function(name, args, self.state, self.events, true),
+            None => Err(RuleError::new(format!("hook `{name}`: this mod has no Lua hooks loaded"))),
+        }
+    }
+
+    fn chance(&mut self, _frame: &[Value]) -> Result<f64, RuleError> {
+        Err(RuleError::new("`chance` is only known before an action"))
+    }
+
+    fn expect(&mut self, _expr: &Expr, _frame: &[Value]) -> Result<f64, RuleError> {
+        Err(RuleError::new("`expect` is only known before an action"))
+    }
+}
+
+/// Runs a block of statements.
+pub(crate) fn exec(cx: &mut WriteCx, block: &Block, frame: &mut Vec<Value>) -> Result<(), RuleError> {
+    for stmt in block {
+        if cx.state.outcome.is_some() {
+            // Once a game is decided nothing else of the effect list happens.
+            return Ok(());
+        }
+        exec_stmt(cx, stmt, frame)?;
+    }
+    Ok(())
+}
+
+fn ensure_slot(frame: &mut Vec<Value>, slot: u16) {
+    if frame.len() <= slot as usize {
+        frame.resize(slot as usize + 1, Value::Nil);
+    }
+}
+
+fn exec_stmt(cx: &mut WriteCx, stmt: &Stmt, frame: &mut Vec<Value>) -> Result<(), RuleError> {
+    match stmt {
+        Stmt::Let(slot, expr) => {
+            let value = eval(cx, expr, frame)?;
+            ensure_slot(frame, *slot);
+            frame[*slot as usize] = value;
+        }
+        Stmt::Assign(place, mode, expr) => {
+            let value = eval(cx, expr, frame)?;
+            assign(cx, place, *mode, value, frame)?;
+        }
+        Stmt::Eval(expr) => {
+            eval(cx, expr, frame)?;
+        }
+        Stmt::Proc(proc, args) => run_proc(cx, *proc, args, frame)?,
+        Stmt::If(condition, then, otherwise) => {
+            if eval_bool(cx, condition, frame)? {
+                exec(cx, then, frame)?;
+            } else {
+                exec(cx, otherwise, frame)?;
+            }
+        }
+        Stmt::ForEach { kind, slot, filter, body } => {
+            ensure_slot(frame, *slot);
+            let count = match kind {
+                LoopKind::Seat => cx.state.seats.len(),
+                LoopKind::Space => cx.state.owners.len(),
+                LoopKind::Piece => cx.state.pieces.len(),
+            };
+            for i in 0..count {
+                let value = match kind {
+                    LoopKind::Seat => Value::Seat(i as u8),
+                    LoopKind::Space => Value::Space(i as u32),
+                    LoopKind::Piece => {
+                        if !cx.state.pieces[i].alive {
+                            continue;
+                        }
+                        Value::Piece(i as u32)
+                    }
+                };
+                frame[*slot as usize] = value;
+                if let Some(filter) = filter
+                    && !eval_bool(cx, filter, frame)?
+                {
+                    continue;
+                }
+                exec(cx, body, frame)?;
+                if cx.state.outcome.is_some() {
+                    break;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn combine(mode: AssignMode, old: i64, value: i64) -> i64 {
+    match mode {
+        AssignMode::Set => value,
+        AssignMode::Add => old.saturating_add(value),
+        AssignMode::Sub => old.saturating_sub(value),
+    }
+}
+
+fn assign(cx: &mut WriteCx, place: &Place, mode: AssignMode, value: Value, frame: &[Value]) -> Result<(), RuleError> {
+    match place {
+        Place::SpaceCounter(e, counter) => {
+            let space = target_space(cx, e, frame)?;
+            let from = cx.state.counter(space, *counter);
+            let to = cx.rules.space_counters[*counter as usize].clamp(combine(mode, from, value.as_int()));
+            *cx.state.counter_mut(space, *counter) = to;
+            if to != from {
+                let counter = *counter;
+                cx.events.push_with(|| Event::CounterChanged { space, counter, from, to });
+            }
+        }
+        Place::SpaceOwner(e) => {
+            let space = target_space(cx, e, frame)?;
+            let to = match value {
+                Value::Seat(s) if (s as usize) < cx.state.seats.len() => s,
+                Value::Nil => NO_SEAT,
+                other => return Err(RuleError::new(format!("cannot make {other:?} the owner of a space"))),
+            };
+            let from = cx.state.owners[space as usize];
+            if from != to {
+                cx.state.set_owner(space, to);
+                cx.events.push_with(|| Event::OwnerChanged {
+                    space,
+                    from: (from != NO_SEAT).then_some(from),
+                    to: (to != NO_SEAT).then_some(to),
+                });
+            }
+        }
+        Place::SeatResource(e, resource) => {
+            let seat = target_seat(cx, e, frame)?;
+            let from = cx.state.seats[seat as usize].resources[*resource as usize];
+            let to = cx.rules.resources[*resource as usize].clamp(combine(mode, from, value.as_int()));
+            cx.state.seats[seat as usize].resources[*resource as usize] = to;
+            if to != from {
+                let resource = *resource;
+                cx.events.push_with(|| Event::ResourceChanged { seat, resource, from, to });
+            }
+        }
+        Place::PieceStat(e, stat) => {
+            let p = target_piece(cx, e, frame)?;
+            let from = cx.state.pieces[p as usize].stats[*stat as usize];
+            let to = cx.rules.stats[*stat as usize].clamp(combine(mode, from, value.as_int()));
+            cx.state.pieces[p as usize].stats[*stat as usize] = to;
+            if to != from {
+                let stat = *stat;
+                cx.events.push_with(|| Event::StatChanged { piece: p, stat, from, to });
+            }
+        }
+        Place::PieceOwner(e) => {
+            let p = target_piece(cx, e, frame)?;
+            cx.state.pieces[p as usize].owner = match value {
+                Value::Seat(s) if (s as usize) < cx.state.seats.len() => s,
+                _ => NO_SEAT,
+            };
+        }
+        Place::PieceSpace(e) => {
+            let p = target_piece(cx, e, frame)?;
+            let to = match value {
+                Value::Space(s) if (s as usize) < cx.state.owners.len() => s,
+                Value::Nil => NO_SPACE,
+                other => return Err(RuleError::new(format!("cannot move a piece to {other:?}"))),
+            };
+            let from = cx.state.pieces[p as usize].space;
+            cx.state.pieces[p as usize].space = to;
+            if from != to {
+                cx.events.push_with(|| Event::PieceMoved {
+                    piece: p,
+                    from: (from != NO_SPACE).then_some(from),
+                    to: (to != NO_SPACE).then_some(to),
+                });
+            }
+        }
+        Place::Var(var) => {
+            let from = cx.state.vars[*var as usize];
+            let to = cx.rules.vars[*var as usize].clamp(combine(mode, from, value.as_int()));
+            cx.state.vars[*var as usize] = to;
+            if to != from {
+                let var = *var;
+                cx.events.push_with(|| Event::VarChanged { var, from, to });
+            }
+        }
+    }
+    Ok(())
+}
+
+fn target_space(cx: &mut WriteCx, e: &Expr, frame: &[Value]) -> Result<u32, RuleError> {
+    match eval(cx, e, frame)? {
+        Value::Space(s) if (s as usize) < cx.state.owners.len() => Ok(s),
+        _ => Err(RuleError::new("this names no space (it is none)")),
+    }
+}
+
+fn target_seat(cx: &mut WriteCx, e: &Expr, frame: &[Value]) -> Result<u8, RuleError> {
+    match eval(cx, e, frame)? {
+        Value::Seat(s) if (s as usize) < cx.state.seats.len() => Ok(s),
+        _ => Err(RuleError::new("this names no seat (it is none)")),
+    }
+}
+
+fn target_piece(cx: &mut WriteCx, e: &Expr, frame: &[Value]) -> Result<u32, RuleError> {
+    match eval(cx, e, frame)? {
+        Value::Piece(p) if (p as usize) < cx.state.pieces.len() && cx.state.pieces[p as usize].alive => Ok(p),
+        _ => Err(RuleError::new("this names no piece in play (it is none or removed)")),
+    }
+}
+
+fn run_proc(cx: &mut WriteCx, proc: Proc, args: &[Expr], frame: &mut Vec<Value>) -> Result<(), RuleError> {
+    match proc {
+        Proc::EndTurn => cx.flow.end_turn = true,
+        Proc::Leave => {
+            let seat = target_seat(cx, &args[0], frame)?;
+            super::flow::seat_leaves(cx, seat)?;
+        }
+        Proc::Eliminate => {
+            let seat = target_seat(cx, &args[0], frame)?;
+            super::flow::seat_eliminated(cx, seat)?;
+        }
+        Proc::Win => {
+            let seat = target_seat(cx, &args[0], frame)?;
+            super::flow::finish(cx, super::state::Outcome::Win { seats: vec![seat] });
+        }
+        Proc::Draw => {
+            let shares = super::flow::draw_shares(cx)?;
+            super::flow::finish(cx, super::state::Outcome::Draw { shares });
+        }
+        Proc::DealSpaces => deal_spaces(cx),
+        Proc::Place(kind) => {
+            let owner = eval(cx, &args[1], frame)?.as_seat().unwrap_or(NO_SEAT);
+            let space = target_space(cx, &args[2], frame)?;
+            let info = &cx.rules.piece_kinds[kind as usize];
+            let id = cx.state.pieces.len() as u32;
+            cx.state.pieces.push(super::state::Piece { kind, owner, space, alive: true, stats: info.stats.clone() });
+            cx.events.push_with(|| Event::PiecePlaced {
+                piece: id,
+                kind,
+                owner: (owner != NO_SEAT).then_some(owner),
+                space,
+            });
+        }
+        Proc::Remove => {
+            let p = target_piece(cx, &args[0], frame)?;
+            let piece = &mut cx.state.pieces[p as usize];
+            piece.alive = false;
+            piece.space = NO_SPACE;
+            cx.events.push_with(|| Event::PieceRemoved { piece: p });
+        }
+        Proc::Shuffle(deck) => {
+            let state = &mut *cx.state;
+            state.rng.shuffle(&mut state.decks[deck as usize].draw);
+            cx.events.push_with(|| Event::Shuffled { deck });
+        }
+        Proc::DrawCards(deck) => {
+            let seat = target_seat(cx, &args[1], frame)?;
+            let count = eval(cx, &args[2], frame)?.as_int().max(0);
+            let drawn = super::decks::draw(cx, deck, seat, count as usize);
+            cx.events.push_with(|| Event::CardsDrawn { seat, deck, cards: drawn });
+        }
+        Proc::Log => {
+            let index = match args.first() {
+                Some(Expr::Const(Value::Id(i))) => *i as usize,
+                _ => 0,
+            };
+            let text = cx.rules.strings.get(index).cloned().unwrap_or_default();
+            cx.events.push_with(|| Event::Log { text });
+        }
+        Proc::Hook(index) => {
+            let mut values = [Value::Nil; 8];
+            for (i, a) in args.iter().enumerate().take(8) {
+                values[i] = eval(cx, a, frame)?;
+            }
+            cx.hook(index, &values[..args.len().min(8)])?;
+        }
+    }
+    Ok(())
+}
+
+/// Deals every space to the active seats in equal shares, at random. Spaces that do not divide
+/// evenly stay unowned.
+fn deal_spaces(cx: &mut WriteCx) {
+    let seats: Vec<u8> =
+        (0..cx.state.seats.len() as u8).filter(|&s| cx.state.seats[s as usize].status == SeatStatus::Active).collect();
+    if seats.is_empty() {
+        return;
+    }
+    let mut spaces: Vec<u32> = (0..cx.state.owners.len() as u32).collect();
+    cx.state.rng.shuffle(&mut spaces);
+    let dealt = spaces.len() / seats.len() * seats.len();
+    for (i, &space) in spaces.iter().enumerate() {
+        let to = if i < dealt { seats[i % seats.len()] } else { NO_SEAT };
+        let from = cx.state.owners[space as usize];
+        if from != to {
+            cx.state.set_owner(space, to);
+            cx.events.push_with(|| Event::OwnerChanged {
+                space,
+                from: (from != NO_SEAT).then_some(from),
+                to: (to != NO_SEAT).then_some(to),
+            });
+        }
+    }
+}
+
+/// Evaluation while reading: filters, conditions, end checks, previews and AI scores.
+pub(crate) struct ReadCx<'a> {
+    pub rules: &'a Ruleset,
+    pub state: &'a GameState,
+    pub scratch: &'a mut Scratch,
+    pub odds: Option<&'a mut odds::OddsCx<'a>>,
+}
+
+impl Env for ReadCx<'_> {
+    fn state(&self) -> &GameState {
+        self.state
+    }
+
+    fn largest_group(&mut self, seat: u8) -> u32 {
+        largest_group(self.state, self.scratch, seat)
+    }
+
+    fn roll(&mut self, _count: i64, _sides: i64, _mode: DiceMode) -> Result<i64, RuleError> {
+        Err(RuleError::new("dice cannot be rolled here"))
+    }
+
+    fn random(&mut self, _low: i64, _high: i64) -> Result<i64, RuleError> {
+        Err(RuleError::new("`random` cannot be used here"))
+    }
+
+    fn distribute(&mut self, _counter: u16, _amount: i64, _seat: u8, _cap: i64) -> Result<i64, RuleError> {
+        Err(RuleError::new("`distribute` cannot be used here"))
+    }
+
+    fn hook(&mut self, index: u16, _args: &[Value]) -> Result<Value, RuleError> {
+        Err(RuleError::new(format!(
+            "hook `{}` cannot be called while only reading the game",
+            self.rules.hook_names[index as usize]
+        )))
+    }
+
+    fn chance(&mut self, frame: &[Value]) -> Result<f64, RuleError> {
+        let rules = self.rules;
+        let state = self.state;
+        match self.odds.as_deref_mut() {
+            Some(odds) => odds.chance(rules, state, frame),
+            None => Err(RuleError::new("`chance` is only known for an action")),
+        }
+    }
+
+    fn expect(&mut self, expr: &Expr, frame: &[Value]) -> Result<f64, RuleError> {
+        let rules = self.rules;
+        let state = self.state;
+        match self.odds.as_deref_mut() {
+            Some(odds) => odds.expect(rules, state, expr, frame),
+            None => Err(RuleError::new("`expect` is only known for an action")),
+        }
+    }
+}

@@ -1,0 +1,157 @@
+//! What happened: the events an action or a turn change produces, for logs, the player's
+//! animations, scenario tests and `meeple run`.
+
+use serde::Serialize;
+
+use super::action::Action;
+use super::state::Outcome;
+
+/// One thing that happened. Ids are indices into the ruleset and board; [`crate::game::Engine`]
+/// renders events as readable JSON.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "event")]
+pub enum Event {
+    GameStarted,
+    TurnStarted {
+        seat: u8,
+        turn: u32,
+        round: u32,
+    },
+    PhaseStarted {
+        phase: u16,
+    },
+    TurnEnded {
+        seat: u8,
+    },
+    /// A seat took an action.
+    Acted {
+        seat: u8,
+        action: Action,
+    },
+    /// Dice were rolled; `roll` names the action's roll when it is one.
+    Rolled {
+        roll: Option<String>,
+        sides: u32,
+        faces: Vec<u32>,
+        value: i64,
+    },
+    /// The action's `success` condition was decided.
+    Decided {
+        success: bool,
+    },
+    CounterChanged {
+        space: u32,
+        counter: u16,
+        from: i64,
+        to: i64,
+    },
+    OwnerChanged {
+        space: u32,
+        from: Option<u8>,
+        to: Option<u8>,
+    },
+    ResourceChanged {
+        seat: u8,
+        resource: u16,
+        from: i64,
+        to: i64,
+    },
+    StatChanged {
+        piece: u32,
+        stat: u16,
+        from: i64,
+        to: i64,
+    },
+    VarChanged {
+        var: u16,
+        from: i64,
+        to: i64,
+    },
+    PiecePlaced {
+        piece: u32,
+        kind: u16,
+        owner: Option<u8>,
+        space: u32,
+    },
+    PieceMoved {
+        piece: u32,
+        from: Option<u32>,
+        to: Option<u32>,
+    },
+    PieceRemoved {
+        piece: u32,
+    },
+    Shuffled {
+        deck: u16,
+    },
+    CardsDrawn {
+        seat: u8,
+        deck: u16,
+        cards: Vec<u16>,
+    },
+    SeatLeft {
+        seat: u8,
+    },
+    SeatEliminated {
+        seat: u8,
+    },
+    GameOver {
+        outcome: Outcome,
+    },
+    Log {
+        text: String,
+    },
+}
+
+/// Where events go: recorded for players and tests, dropped in fast simulations.
+#[derive(Clone, Debug, Default)]
+pub struct Events {
+    enabled: bool,
+    list: Vec<Event>,
+}
+
+impl Events {
+    /// A sink that records.
+    pub fn recording() -> Self {
+        Self { enabled: true, list: Vec::new() }
+    }
+
+    /// A sink that drops everything (simulations, AI search).
+    pub fn discard() -> Self {
+        Self { enabled: false, list: Vec::new() }
+    }
+
+    #[inline]
+    pub fn enabled(&self) -> bool {
+        self.enabled
+    }
+
+    /// Records an event built only when recording is on.
+    #[inline]
+    pub fn push_with(&mut self, make: impl FnOnce() -> Event) {
+        if self.enabled {
+            self.list.push(make());
+        }
+    }
+
+    pub fn list(&self) -> &[Event] {
+        &self.list
+    }
+
+    pub fn take(&mut self) -> Vec<Event> {
+        std::mem::take(&mut self.list)
+    }
+
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// Drops events recorded after position `len` (used when an action is rolled back).
+    pub fn truncate(&mut self, len: usize) {
+        self.list.truncate(len);
+    }
+}

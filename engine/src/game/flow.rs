@@ -1,0 +1,254 @@
+//! The turn structure at run time: starting the game, phases, turns and rounds, triggers, and
+//! the end checks (elimination, victory, draws, the turn limit).
+
+use super::eval::{self, ReadCx};
+use super::events::Event;
+use super::state::{Outcome, SeatStatus};
+use super::{RuleError, WriteCx};
+use crate::defs::{EventKind, FirstSeat};
+use crate::rules::ir::Value;
+use crate::rules::{Formula, Program};
+
+/// Runs a program with `me` bound to a seat.
+fn run(cx: &mut WriteCx, program: &Program, me: u8, rule: &str) -> Result<(), RuleError> {
+    if program.block.is_empty() {
+        return Ok(());
+    }
+    let mut frame = vec![Value::Nil; program.frame.max(1) as usize];
+    frame[0] = Value::Seat(me);
+    eval::exec(cx, &program.block, &mut frame).map_err(|e| e.context(rule))
+}
+
+/// Runs the triggers of an event (and the Lua hooks registered for it).
+fn fire(cx: &mut WriteCx, event: EventKind, seat: u8) -> Result<(), RuleError> {
+    let rules = cx.rules;
+    for (i, (on, trigger)) in rules.triggers.iter().enumerate() {
+        if *on != event || cx.state.outcome.is_some() {
+            continue;
+        }
+        let mut frame = vec![Value::Nil; trigger.effect.frame.max(1) as usize];
+        frame[0] = Value::Seat(seat);
+        if let Some(when) = &trigger.when
+            && !eval::eval_bool(cx, when, &frame).map_err(|e| e.context(&format!("triggers[{i}].when")))?
+        {
+            continue;
+        }
+        eval::exec(cx, &trigger.effect.block, &mut frame).map_err(|e| e.context(&format!("triggers[{i}].effect")))?;
+    }
+    if let Some(hooks) = cx.hooks.as_deref_mut()
+        && cx.state.outcome.is_none()
+    {
+        hooks.dispatch(event, seat, cx.state, cx.events)?;
+    }
+    Ok(())
+}
+
+pub(crate) fn start_game(cx: &mut WriteCx) -> Result<(), RuleError> {
+    cx.events.push_with(|| Event::GameStarted);
+    super::decks::shuffle_new_decks(cx);
+    run(cx, &cx.rules.setup, 0, "setup.effect")?;
+    let first = match cx.rules.data.seats.first {
+        FirstSeat::First => 0,
+        FirstSeat::Random => cx.state.rng.below(cx.state.seats.len() as u32) as u8,
+    };
+    cx.state.turn.seat = first;
+    fire(cx, EventKind::GameStart, first)?;
+    check_end(cx)?;
+    if cx.state.outcome.is_none() {
+        cx.state.turn.round = 1;
+        start_turn(cx)?;
+    }
+    Ok(())
+}
+
+fn start_turn(cx: &mut WriteCx) -> Result<(), RuleError> {
+    let seat = cx.state.turn.seat;
+    cx.state.turn.number += 1;
+    if cx.state.turn.number > cx.rules.end.turn_limit {
+        let shares = draw_shares(cx)?;
+        finish(cx, Outcome::Draw { shares });
+        return Ok(());
+    }
+    cx.state.turn.phase = 0;
+    cx.state.turn.used.iter_mut().for_each(|u| *u = 0);
+    let (turn, round) = (cx.state.turn.number, cx.state.turn.round);
+    cx.events.push_with(|| Event::TurnStarted { seat, turn, round });
+    run(cx, &cx.rules.turn_start, seat, "turn.on_start")?;
+    start_phase(cx)?;
+    fire(cx, EventKind::TurnStart, seat)?;
+    check_end(cx)
+}
+
+fn start_phase(cx: &mut WriteCx) -> Result<(), RuleError> {
+    let phase = cx.state.turn.phase;
+    if cx.rules.phases.len() > 1 {
+        cx.events.push_with(|| Event::PhaseStarted { phase });
+    }
+    let rules = cx.rules;
+    let rule = &rules.phases[phase as usize];
+    run(cx, &rule.on_start, cx.state.turn.seat, &format!("turn.phases.{}.on_start", rule.id))
+}
+
+/// Ends the current phase; the last phase ends the turn.
+pub(crate) fn end_phase(cx: &mut WriteCx) -> Result<(), RuleError> {
+    let rules = cx.rules;
+    let phase = cx.state.turn.phase as usize;
+    let rule = &rules.phases[phase];
+    run(cx, &rule.on_end, cx.state.turn.seat, &format!("turn.phases.{}.on_end", rule.id))?;
+    if cx.state.outcome.is_some() {
+        return Ok(());
+    }
+    if phase + 1 < rules.phases.len() {
+        cx.state.turn.phase += 1;
+        cx.state.turn.used.iter_mut().for_each(|u| *u = 0);
+        start_phase(cx)
+    } else {
+        end_turn(cx)
+    }
+}
+
+/// Ends the current turn and starts the next seat's.
+pub(crate) fn end_turn(cx: &mut WriteCx) -> Result<(), RuleError> {
+    let seat = cx.state.turn.seat;
+    // A seat that dropped out during its own turn gets no end-of-turn effects.
+    if cx.state.seats[seat as usize].status == SeatStatus::Active {
+        run(cx, &cx.rules.turn_end, seat, "turn.on_end")?;
+        cx.events.push_with(|| Event::TurnEnded { seat });
+        fire(cx, EventKind::TurnEnd, seat)?;
+        check_end(cx)?;
+        if cx.state.outcome.is_some() {
+            return Ok(());
+        }
+    }
+    let count = cx.state.seats.len();
+    let mut next = seat as usize;
+    for _ in 0..count {
+        next = (next + 1) % count;
+        if next == 0 {
+            cx.state.turn.round += 1;
+        }
+        if cx.state.seats[next].status == SeatStatus::Active {
+            cx.state.turn.seat = next as u8;
+            return start_turn(cx);
+        }
+    }
+    // Nobody is left to move.
+    finish(cx, Outcome::Draw { shares: Vec::new() });
+    Ok(())
+}
+
+/// After an action's effects: requested turn ends, triggers and end checks.
+pub(crate) fn after_action(cx: &mut WriteCx) -> Result<(), RuleError> {
+    if cx.state.outcome.is_none() {
+        fire(cx, EventKind::AfterAction, cx.state.turn.seat)?;
+    }
+    check_end(cx)?;
+    if cx.flow.end_turn && cx.state.outcome.is_none() {
+        cx.flow.end_turn = false;
+        end_turn(cx)?;
+    }
+    Ok(())
+}
+
+/// A seat leaves the game (turns grey): it keeps what it has and takes no more turns.
+pub(crate) fn seat_leaves(cx: &mut WriteCx, seat: u8) -> Result<(), RuleError> {
+    if cx.state.seats[seat as usize].status != SeatStatus::Active {
+        return Ok(());
+    }
+    cx.state.seats[seat as usize].status = SeatStatus::Left;
+    cx.events.push_with(|| Event::SeatLeft { seat });
+    fire(cx, EventKind::SeatOut, seat)
+}
+
+/// A seat is out of the game.
+pub(crate) fn seat_eliminated(cx: &mut WriteCx, seat: u8) -> Result<(), RuleError> {
+    if cx.state.seats[seat as usize].status == SeatStatus::Eliminated {
+        return Ok(());
+    }
+    cx.state.seats[seat as usize].status = SeatStatus::Eliminated;
+    cx.events.push_with(|| Event::SeatEliminated { seat });
+    fire(cx, EventKind::SeatOut, seat)
+}
+
+/// Applies `end.eliminate`, `end.win` and `end.last_seat_wins`.
+pub(crate) fn check_end(cx: &mut WriteCx) -> Result<(), RuleError> {
+    if cx.state.outcome.is_some() {
+        return Ok(());
+    }
+    let rules = cx.rules;
+    if let Some(eliminate) = &rules.end.eliminate {
+        for seat in 0..cx.state.seats.len() as u8 {
+            if cx.state.seats[seat as usize].status == SeatStatus::Eliminated {
+                continue;
+            }
+            if seat_formula(cx, eliminate, seat).map_err(|e| e.context("end.eliminate"))?.as_bool() {
+                seat_eliminated(cx, seat)?;
+            }
+        }
+    }
+    if cx.state.outcome.is_some() {
+        return Ok(());
+    }
+    if let Some(win) = &rules.end.win {
+        for seat in 0..cx.state.seats.len() as u8 {
+            if cx.state.seats[seat as usize].status != SeatStatus::Active {
+                continue;
+            }
+            if seat_formula(cx, win, seat).map_err(|e| e.context("end.win"))?.as_bool() {
+                finish(cx, Outcome::Win { seats: vec![seat] });
+                return Ok(());
+            }
+        }
+    }
+    let active: Vec<u8> =
+        (0..cx.state.seats.len() as u8).filter(|&s| cx.state.seats[s as usize].status == SeatStatus::Active).collect();
+    if rules.end.last_seat_wins && active.len() == 1 {
+        finish(cx, Outcome::Win { seats: active });
+    } else if active.is_empty() {
+        finish(cx, Outcome::Draw { shares: Vec::new() });
+    }
+    Ok(())
+}
+
+fn seat_formula(cx: &mut WriteCx, formula: &Formula, seat: u8) -> Result<Value, RuleError> {
+    let mut frame = [Value::Nil; 8];
+    frame[0] = Value::Seat(cx.state.turn.seat);
+    frame[1] = Value::Seat(seat);
+    let frame = &frame[..(formula.frame as usize).clamp(2, 8)];
+    let mut read = ReadCx { rules: cx.rules, state: cx.state, scratch: cx.scratch, odds: None };
+    eval::eval(&mut read, &formula.expr, frame)
+}
+
+/// Each seat still playing with its `end.draw_shares` weight (1 each when the mod gives none).
+pub(crate) fn draw_shares(cx: &mut WriteCx) -> Result<Vec<(u8, i64)>, RuleError> {
+    let rules = cx.rules;
+    let mut shares = Vec::new();
+    for seat in 0..cx.state.seats.len() as u8 {
+        if cx.state.seats[seat as usize].status != SeatStatus::Active {
+            continue;
+        }
+        let weight = match &rules.end.draw_shares {
+            Some(formula) => seat_formula(cx, formula, seat).map_err(|e| e.context("end.draw_shares"))?.as_int().max(0),
+            None => 1,
+        };
+        shares.push((seat, weight));
+    }
+    Ok(shares)
+}
+
+/// Ends the game with an outcome.
+pub(crate) fn finish(cx: &mut WriteCx, outcome: Outcome) {
+    if cx.state.outcome.is_some() {
+        return;
+    }
+    cx.state.outcome = Some(outcome.clone());
+    cx.events.push_with(|| Event::GameOver { outcome });
+    if let Some(hooks) = cx.hooks.as_deref_mut() {
+        // The game is decided; a failing game-end hook cannot undo that, so its error is logged.
+        let seat = cx.state.turn.seat;
+        if let Err(error) = hooks.dispatch(EventKind::GameEnd, seat, cx.state, cx.events) {
+            let text = format!("game_end hook failed: {error}");
+            cx.events.push_with(|| Event::Log { text });
+        }
+    }
+}

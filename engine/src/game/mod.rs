@@ -1,0 +1,458 @@
+//! Running games: the [`Engine`] (one per thread and ruleset) creates games, lists the legal
+//! actions of the seat to move, and applies actions, producing events.
+//!
+//! Architecture invariant: an action that fails leaves the [`GameState`] exactly as it was. An
+//! action is checked completely before anything changes; when the rules say an action's effects
+//! could still fail at run time (a division, a Lua hook), the state is snapshotted first and
+//! restored on failure.
+
+pub mod action;
+mod decks;
+pub mod eval;
+pub mod events;
+mod flow;
+mod legal;
+pub mod odds;
+pub mod record;
+pub mod render;
+pub mod state;
+
+use std::sync::Arc;
+
+pub use action::{Action, ActionKind, ActionRecord, MAX_PARAMS};
+pub use events::{Event, Events};
+pub use state::{GameState, Outcome, SeatStatus};
+
+use crate::board::{BoardSpec, BuildContext, Scratch};
+use crate::lua::HookRuntime;
+use crate::rng::GameRng;
+use crate::rules::Ruleset;
+use crate::rules::ir::Value;
+
+/// An error of the rules at run time (a division by zero, a failing hook), with the rule that
+/// raised it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct RuleError {
+    pub message: String,
+}
+
+impl RuleError {
+    pub fn new(message: impl Into<String>) -> Self {
+        Self { message: message.into() }
+    }
+
+    /// Prefixes the rule that was running, e.g. `actions.attack.effect`.
+    pub fn context(mut self, rule: &str) -> Self {
+        self.message = format!("{rule}: {}", self.message);
+        self
+    }
+}
+
+/// Why an action was refused. The game state is unchanged in every case.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ActionError {
+    #[error("the game is over")]
+    GameOver,
+    #[error("it is not seat {0}'s turn")]
+    NotYourTurn(u8),
+    #[error("`{0}` is not available in this phase")]
+    NotInPhase(String),
+    #[error("`{action}` was already taken {limit} time(s) this phase")]
+    BudgetSpent { action: String, limit: u32 },
+    #[error("`{action}`: {reason}")]
+    Illegal { action: String, reason: String },
+    #[error("this phase cannot be passed while an action is still possible")]
+    MustAct,
+    #[error("leaving is not allowed in this game")]
+    LeavingNotAllowed,
+    #[error("the rules failed: {0}")]
+    Rule(#[from] RuleError),
+}
+
+/// Who sits at each seat and how a game starts.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+pub struct GameSetup {
+    /// The seed of the game's random stream.
+    pub seed: u64,
+    /// One entry per seat, in turn order.
+    pub seats: Vec<SeatSetup>,
+    /// A board to use instead of the mod's own (scenario tests use small fixed boards).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub board: Option<BoardSpec>,
+}
+
+/// One seat of a game.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+pub struct SeatSetup {
+    pub name: String,
+    /// `human`, or the computer player's level (`random`, `greedy`, …).
+    pub controller: String,
+}
+
+impl GameSetup {
+    /// `count` seats with default names, all controlled by `controller`.
+    pub fn new(rules: &Ruleset, seed: u64, count: usize, controller: &str) -> Self {
+        let seats = (0..count)
+            .map(|i| SeatSetup {
+                name: rules.data.seats.names.get(i).cloned().unwrap_or_else(|| format!("Seat {}", i + 1)),
+                controller: controller.to_string(),
+            })
+            .collect();
+        Self { seed, seats, board: None }
+    }
+}
+
+/// Flow requests raised by effects and handled once the effect list finishes.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Flow {
+    pub end_turn: bool,
+}
+
+/// The context effects run in: the state they change and everything they report to.
+pub(crate) struct WriteCx<'a> {
+    pub rules: &'a Ruleset,
+    pub state: &'a mut GameState,
+    pub events: &'a mut Events,
+    pub hooks: Option<&'a mut HookRuntime>,
+    pub scratch: &'a mut Scratch,
+    pub faces: Vec<u32>,
+    pub space_buffer: Vec<u32>,
+    pub roll_name: Option<String>,
+    pub flow: Flow,
+}
+
+/// Runs games of one ruleset on one thread. Holds the Lua state of the mod's hooks (created
+/// once, reused for every game) and reusable buffers, so the hot paths do not allocate.
+pub struct Engine {
+    rules: Arc<Ruleset>,
+    hooks: Option<HookRuntime>,
+    scratch: Scratch,
+    odds: odds::OddsCache,
+    frame: Vec<Value>,
+    faces: Vec<u32>,
+    space_buffer: Vec<u32>,
+    action_buffer: Vec<Action>,
+    /// Whether turn changes, triggers or end checks can fail (then every action is snapshotted).
+    flow_fallible: bool,
+}
+
+impl Engine {
+    /// An engine for a ruleset. Creates the Lua state when the mod has hooks.
+    pub fn new(rules: Arc<Ruleset>) -> Result<Self, RuleError> {
+        let hooks = if rules.hooks.is_empty() { None } else { Some(HookRuntime::new(rules.clone())?) };
+        let flow_fallible = rules.turn_start.fallible
+            || rules.turn_end.fallible
+            || rules.phases.iter().any(|p| p.on_start.fallible || p.on_end.fallible)
+            || rules.triggers.iter().any(|(_, t)| t.effect.fallible)
+            || hooks.as_ref().is_some_and(HookRuntime::has_event_hooks);
+        Ok(Self {
+            rules,
+            hooks,
+            scratch: Scratch::default(),
+            odds: odds::OddsCache::default(),
+            frame: Vec::with_capacity(16),
+            faces: Vec::new(),
+            space_buffer: Vec::new(),
+            action_buffer: Vec::new(),
+            flow_fallible,
+        })
+    }
+
+    pub fn rules(&self) -> &Arc<Ruleset> {
+        &self.rules
+    }
+
+    /// The Lua hook runtime, when the mod has hooks.
+    pub fn hooks_mut(&mut self) -> Option<&mut HookRuntime> {
+        self.hooks.as_mut()
+    }
+
+    /// Starts a game: builds the board, runs the setup, starts the first turn.
+    pub fn new_game(&mut self, setup: &GameSetup, events: &mut Events) -> Result<GameState, RuleError> {
+        let rules = self.rules.clone();
+        let seat_count = setup.seats.len();
+        let range = rules.manifest.seats;
+        if seat_count < range.min as usize || seat_count > range.max as usize {
+            return Err(RuleError::new(format!(
+                "this game takes {} to {} seats, not {seat_count}",
+                range.min, range.max
+            )));
+        }
+        let mut rng = GameRng::from_seed(setup.seed);
+        let spec = setup.board.as_ref().unwrap_or(&rules.data.board);
+        let terrain = |name: &str| rules.terrain_index(name).map(|i| i as u16);
+        let board = spec
+            .build(&mut BuildContext { terrain: &terrain, seats: seat_count as u32, rng: &mut rng })
+            .map_err(|e| RuleError::new(format!("building the board: {e}")))?;
+        let space_count = board.space_count();
+        let counter_count = rules.space_counters.len();
+        let mut counters = Vec::with_capacity(space_count * counter_count);
+        for _ in 0..space_count {
+            counters.extend(rules.space_counters.iter().map(|c| c.initial));
+        }
+        let mut state = GameState {
+            board: Arc::new(board),
+            rng,
+            seats: setup
+                .seats
+                .iter()
+                .map(|s| state::SeatState {
+                    name: s.name.clone(),
+                    status: SeatStatus::Active,
+                    resources: rules.resources.iter().map(|r| r.initial).collect(),
+                    hand: Vec::new(),
+                })
+                .collect(),
+            owners: vec![state::NO_SEAT; space_count],
+            counters,
+            counter_count: counter_count as u16,
+            pieces: Vec::new(),
+            decks: rules
+                .decks
+                .iter()
+                .map(|d| state::DeckState { draw: d.cards.clone(), discard: Vec::new() })
+                .collect(),
+            vars: rules.vars.iter().map(|v| v.initial).collect(),
+            turn: state::TurnState { number: 0, round: 0, seat: 0, phase: 0, used: vec![0; rules.actions.len()] },
+            outcome: None,
+            script_data: Default::default(),
+            owned: vec![0; seat_count],
+            forced_faces: Default::default(),
+        };
+        self.with_cx(&mut state, events, |cx| flow::start_game(cx))?;
+        if let Some(hooks) = self.hooks.as_mut() {
+            hooks.reset_game();
+        }
+        self.settle(&mut state, events)?;
+        Ok(state)
+    }
+
+    /// Lists every legal action of the seat to move into `out` (cleared first). Passing is
+    /// listed whenever the phase allows it, and always when nothing else is possible.
+    pub fn legal_actions(&mut self, state: &GameState, out: &mut Vec<Action>) {
+        out.clear();
+        legal::list(self, state, out, false);
+    }
+
+    /// Whether the seat to move has any action other than passing and leaving.
+    pub fn can_act(&mut self, state: &GameState) -> bool {
+        let mut out = std::mem::take(&mut self.action_buffer);
+        out.clear();
+        let found = legal::list(self, state, &mut out, true);
+        self.action_buffer = out;
+        found
+    }
+
+    /// Applies an action of the seat to move. On error nothing has changed.
+    pub fn apply(&mut self, state: &mut GameState, action: &Action, events: &mut Events) -> Result<(), ActionError> {
+        if state.outcome.is_some() {
+            return Err(ActionError::GameOver);
+        }
+        let seat = state.turn.seat;
+        self.apply_as(state, seat, action, events)
+    }
+
+    /// Applies an action for a given seat: the seat to move, or any seat still playing when
+    /// the action is `leave`.
+    pub fn apply_as(
+        &mut self,
+        state: &mut GameState,
+        seat: u8,
+        action: &Action,
+        events: &mut Events,
+    ) -> Result<(), ActionError> {
+        if state.outcome.is_some() {
+            return Err(ActionError::GameOver);
+        }
+        if seat != state.turn.seat && action.kind != ActionKind::Leave {
+            return Err(ActionError::NotYourTurn(seat + 1));
+        }
+        legal::check(self, state, seat, action)?;
+        let fallible = self.flow_fallible
+            || match action.kind {
+                ActionKind::Rule(a) => self.rules.actions[a as usize].fallible,
+                _ => self.rules.turn_end.fallible,
+            };
+        let snapshot = fallible.then(|| state.clone());
+        let mark = events.len();
+        let result = self.run_action(state, seat, action, events).and_then(|()| self.settle(state, events));
+        match result {
+            Ok(()) => Ok(()),
+            Err(error) => {
+                if let Some(snapshot) = snapshot {
+                    *state = snapshot;
+                }
+                events.truncate(mark);
+                Err(ActionError::Rule(error))
+            }
+        }
+    }
+
+    fn run_action(
+        &mut self,
+        state: &mut GameState,
+        seat: u8,
+        action: &Action,
+        events: &mut Events,
+    ) -> Result<(), RuleError> {
+        let rules = self.rules.clone();
+        events.push_with(|| Event::Acted { seat, action: *action });
+        match action.kind {
+            ActionKind::Pass => self.with_cx(state, events, |cx| flow::end_phase(cx)),
+            ActionKind::Leave => self.with_cx(state, events, |cx| {
+                flow::seat_leaves(cx, seat)?;
+                flow::check_end(cx)?;
+                if cx.state.outcome.is_none() && cx.state.turn.seat == seat {
+                    flow::end_turn(cx)?;
+                }
+                Ok(())
+            }),
+            ActionKind::Rule(index) => {
+                let rule = &rules.actions[index as usize];
+                let mut frame = std::mem::take(&mut self.frame);
+                frame.clear();
+                frame.resize(rule.frame.max(1) as usize, Value::Nil);
+                frame[0] = Value::Seat(seat);
+                for (i, param) in rule.params.iter().enumerate() {
+                    frame[1 + i] = legal::arg_value(param.kind, action.args[i]);
+                }
+                let result = self.with_cx(state, events, |cx| {
+                    cx.state.turn.used[index as usize] += 1;
+                    for (i, (name, expr)) in rule.rolls.iter().enumerate() {
+                        cx.roll_name = Some(name.clone()).filter(|_| cx.events.enabled());
+                        let value = eval::eval(cx, expr, &frame)
+                            .map_err(|e| e.context(&format!("actions.{}.rolls.{name}", rule.id)))?;
+                        frame[rule.roll_slot(i) as usize] = value;
+                    }
+                    cx.roll_name = None;
+                    if let Some(success) = &rule.success {
+                        let ok = eval::eval_bool(cx, success, &frame)
+                            .map_err(|e| e.context(&format!("actions.{}.success", rule.id)))?;
+                        cx.events.push_with(|| Event::Decided { success: ok });
+                        let (branch, key) =
+                            if ok { (&rule.on_success, "on_success") } else { (&rule.on_failure, "on_failure") };
+                        eval::exec(cx, branch, &mut frame)
+                            .map_err(|e| e.context(&format!("actions.{}.{key}", rule.id)))?;
+                    }
+                    eval::exec(cx, &rule.effect, &mut frame)
+                        .map_err(|e| e.context(&format!("actions.{}.effect", rule.id)))?;
+                    flow::after_action(cx)
+                });
+                self.frame = frame;
+                result
+            }
+        }
+    }
+
+    /// Runs automatic flow until a seat has a real choice: ends phases that offer nothing but
+    /// passing (when the mod asks for it) and turns of seats that are no longer playing.
+    fn settle(&mut self, state: &mut GameState, events: &mut Events) -> Result<(), RuleError> {
+        // Every pass advances a phase or a turn and the turn limit ends the game, so this ends;
+        // the guard only protects against a mod whose phases never let a turn finish.
+        for _ in 0..100_000 {
+            if state.outcome.is_some() {
+                return Ok(());
+            }
+            let seat = state.turn.seat;
+            if state.seats[seat as usize].status != SeatStatus::Active {
+                self.with_cx(state, events, |cx| flow::end_turn(cx))?;
+                continue;
+            }
+            if self.rules.auto_pass && !self.can_act(state) {
+                self.with_cx(state, events, |cx| flow::end_phase(cx))?;
+                continue;
+            }
+            return Ok(());
+        }
+        Err(RuleError::new("the turn structure never gives a seat a choice (100000 automatic steps)"))
+    }
+
+    pub(crate) fn with_cx<T>(
+        &mut self,
+        state: &mut GameState,
+        events: &mut Events,
+        f: impl FnOnce(&mut WriteCx) -> Result<T, RuleError>,
+    ) -> Result<T, RuleError> {
+        let rules = self.rules.clone();
+        let mut cx = WriteCx {
+            rules: &rules,
+            state,
+            events,
+            hooks: self.hooks.as_mut(),
+            scratch: &mut self.scratch,
+            faces: std::mem::take(&mut self.faces),
+            space_buffer: std::mem::take(&mut self.space_buffer),
+            roll_name: None,
+            flow: Flow::default(),
+        };
+        let result = f(&mut cx);
+        self.faces = std::mem::take(&mut cx.faces);
+        self.space_buffer = std::mem::take(&mut cx.space_buffer);
+        result
+    }
+
+    /// The exact probability that an action's `success` holds, if it has one.
+    pub fn chance(&mut self, state: &GameState, action: &Action) -> Option<f64> {
+        let ActionKind::Rule(index) = action.kind else { return None };
+        let rules = self.rules.clone();
+        let rule = &rules.actions[index as usize];
+        rule.success.as_ref()?;
+        let frame = legal::bind_frame(rule, state.turn.seat, action);
+        let mut odds = odds::OddsCx { cache: &mut self.odds, action: index };
+        odds.chance(&rules, state, &frame).ok()
+    }
+
+    /// The figures of an action's `preview`, as (label, value).
+    pub fn preview(&mut self, state: &GameState, action: &Action) -> Vec<(String, f64)> {
+        let ActionKind::Rule(index) = action.kind else { return Vec::new() };
+        let rules = self.rules.clone();
+        let rule = &rules.actions[index as usize];
+        let frame = legal::bind_frame(rule, state.turn.seat, action);
+        let mut odds = odds::OddsCx { cache: &mut self.odds, action: index };
+        let mut cx = eval::ReadCx { rules: &rules, state, scratch: &mut self.scratch, odds: Some(&mut odds) };
+        rule.preview
+            .iter()
+            .filter_map(|(label, expr)| eval::eval(&mut cx, expr, &frame).ok().map(|v| (label.clone(), v.as_num())))
+            .collect()
+    }
+
+    /// The computer-player score of an action (`ai.score`), and the action's minimum score.
+    pub fn ai_score(&mut self, state: &GameState, action: &Action) -> Option<(f64, Option<f64>)> {
+        let ActionKind::Rule(index) = action.kind else { return None };
+        let rules = self.rules.clone();
+        let rule = &rules.actions[index as usize];
+        let score = rule.ai_score.as_ref()?;
+        let mut frame = std::mem::take(&mut self.frame);
+        legal::fill_frame(&mut frame, rule, state.turn.seat, action);
+        let mut odds = odds::OddsCx { cache: &mut self.odds, action: index };
+        let mut cx = eval::ReadCx { rules: &rules, state, scratch: &mut self.scratch, odds: Some(&mut odds) };
+        let value = eval::eval(&mut cx, score, &frame).ok().map(|v| (v.as_num(), rule.ai_min));
+        self.frame = frame;
+        value
+    }
+
+    /// Replays a list of actions from a setup, returning the final state.
+    pub fn replay(
+        &mut self,
+        setup: &GameSetup,
+        actions: &[(u8, Action)],
+        events: &mut Events,
+    ) -> Result<GameState, ReplayError> {
+        let mut state = self.new_game(setup, events).map_err(ReplayError::Setup)?;
+        for (index, (seat, action)) in actions.iter().enumerate() {
+            self.apply_as(&mut state, *seat, action, events).map_err(|error| ReplayError::Action { index, error })?;
+        }
+        Ok(state)
+    }
+}
+
+/// Why a replay could not be re-simulated.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    #[error("the game could not start: {0}")]
+    Setup(RuleError),
+    #[error("action {} was refused: {error}", index + 1)]
+    Action { index: usize, error: ActionError },
+}

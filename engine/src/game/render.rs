@@ -1,0 +1,171 @@
+//! Readable renderings of events and states as JSON: names instead of indices, space labels,
+//! seats numbered from 1. Used by `meeple run`, scenario tests and the player's log.
+
+use serde_json::{Value as Json, json};
+
+use super::events::Event;
+use super::record::to_record;
+use super::state::{GameState, NO_SEAT, NO_SPACE, Outcome, SeatStatus};
+use crate::rules::Ruleset;
+
+fn seat(s: u8) -> Json {
+    json!(s as u64 + 1)
+}
+
+fn opt_seat(s: Option<u8>) -> Json {
+    s.map_or(Json::Null, seat)
+}
+
+fn space(state: &GameState, s: u32) -> Json {
+    state.board.get_space(s).map_or_else(|| json!(s), |sp| json!(sp.label))
+}
+
+/// An outcome as `{ "result": "win", "seats": [1] }` or `{ "result": "draw", "shares": {...} }`.
+pub fn outcome_json(outcome: &Outcome) -> Json {
+    match outcome {
+        Outcome::Win { seats } => {
+            json!({ "result": "win", "seats": seats.iter().map(|s| *s as u64 + 1).collect::<Vec<_>>() })
+        }
+        Outcome::Draw { shares } => {
+            let total: i64 = shares.iter().map(|(_, w)| *w).sum();
+            json!({
+                "result": "draw",
+                "shares": shares.iter().map(|(s, w)| json!({
+                    "seat": *s as u64 + 1,
+                    "weight": w,
+                    "share": if total > 0 { *w as f64 / total as f64 } else { 0.0 },
+                })).collect::<Vec<_>>(),
+            })
+        }
+    }
+}
+
+/// One event, readable.
+pub fn event_json(rules: &Ruleset, state: &GameState, event: &Event) -> Json {
+    let name =
+        |list: &[crate::rules::CounterInfo], i: u16| list.get(i as usize).map_or_else(String::new, |c| c.id.clone());
+    match event {
+        Event::GameStarted => json!({ "event": "game_started" }),
+        Event::TurnStarted { seat: s, turn, round } => {
+            json!({ "event": "turn_started", "seat": seat(*s), "turn": turn, "round": round })
+        }
+        Event::PhaseStarted { phase } => json!({ "event": "phase_started", "phase": rules.phases[*phase as usize].id }),
+        Event::TurnEnded { seat: s } => json!({ "event": "turn_ended", "seat": seat(*s) }),
+        Event::Acted { seat: s, action } => {
+            let record = to_record(rules, state, *s, action);
+            let mut value = serde_json::to_value(record).unwrap_or(Json::Null);
+            if let Json::Object(map) = &mut value {
+                map.insert("event".into(), json!("acted"));
+            }
+            value
+        }
+        Event::Rolled { roll, sides, faces, value } => {
+            json!({ "event": "rolled", "roll": roll, "sides": sides, "faces": faces, "value": value })
+        }
+        Event::Decided { success } => json!({ "event": "decided", "success": success }),
+        Event::CounterChanged { space: s, counter, from, to } => json!({
+            "event": "counter_changed", "space": space(state, *s), "counter": name(&rules.space_counters, *counter), "from": from, "to": to,
+        }),
+        Event::OwnerChanged { space: s, from, to } => json!({
+            "event": "owner_changed", "space": space(state, *s), "from": opt_seat(*from), "to": opt_seat(*to),
+        }),
+        Event::ResourceChanged { seat: s, resource, from, to } => json!({
+            "event": "resource_changed", "seat": seat(*s), "resource": name(&rules.resources, *resource), "from": from, "to": to,
+        }),
+        Event::StatChanged { piece, stat, from, to } => json!({
+            "event": "stat_changed", "piece": piece + 1, "stat": name(&rules.stats, *stat), "from": from, "to": to,
+        }),
+        Event::VarChanged { var, from, to } => {
+            json!({ "event": "var_changed", "var": name(&rules.vars, *var), "from": from, "to": to })
+        }
+        Event::PiecePlaced { piece, kind, owner, space: s } => json!({
+            "event": "piece_placed", "piece": piece + 1, "kind": rules.piece_kinds[*kind as usize].id, "owner": opt_seat(*owner), "space": space(state, *s),
+        }),
+        Event::PieceMoved { piece, from, to } => json!({
+            "event": "piece_moved", "piece": piece + 1,
+            "from": from.map_or(Json::Null, |s| space(state, s)), "to": to.map_or(Json::Null, |s| space(state, s)),
+        }),
+        Event::PieceRemoved { piece } => json!({ "event": "piece_removed", "piece": piece + 1 }),
+        Event::Shuffled { deck } => json!({ "event": "shuffled", "deck": rules.decks[*deck as usize].id }),
+        Event::CardsDrawn { seat: s, deck, cards } => json!({
+            "event": "cards_drawn", "seat": seat(*s), "deck": rules.decks[*deck as usize].id,
+            "cards": cards.iter().map(|c| rules.card_ids[*c as usize].clone()).collect::<Vec<_>>(),
+        }),
+        Event::SeatLeft { seat: s } => json!({ "event": "seat_left", "seat": seat(*s) }),
+        Event::SeatEliminated { seat: s } => json!({ "event": "seat_eliminated", "seat": seat(*s) }),
+        Event::GameOver { outcome } => {
+            let mut value = outcome_json(outcome);
+            if let Json::Object(map) = &mut value {
+                map.insert("event".into(), json!("game_over"));
+            }
+            value
+        }
+        Event::Log { text } => json!({ "event": "log", "text": text }),
+    }
+}
+
+/// The whole state, readable: turn, seats, spaces with owners and counters, pieces, vars.
+pub fn state_json(rules: &Ruleset, state: &GameState) -> Json {
+    let seats: Vec<Json> = state
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let resources: serde_json::Map<String, Json> =
+                rules.resources.iter().zip(&s.resources).map(|(r, v)| (r.id.clone(), json!(v))).collect();
+            json!({
+                "seat": i + 1,
+                "name": s.name,
+                "status": match s.status { SeatStatus::Active => "active", SeatStatus::Left => "left", SeatStatus::Eliminated => "eliminated" },
+                "spaces": state.owned_count(i as u8),
+                "resources": resources,
+                "hand": s.hand.iter().map(|(_, c)| rules.card_ids[*c as usize].clone()).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let spaces: Vec<Json> = (0..state.owners.len() as u32)
+        .map(|s| {
+            let mut entry = serde_json::Map::new();
+            entry.insert("space".into(), space(state, s));
+            entry.insert(
+                "owner".into(),
+                if state.owners[s as usize] == NO_SEAT { Json::Null } else { seat(state.owners[s as usize]) },
+            );
+            for (c, info) in rules.space_counters.iter().enumerate() {
+                entry.insert(info.id.clone(), json!(state.counter(s, c as u16)));
+            }
+            Json::Object(entry)
+        })
+        .collect();
+    let pieces: Vec<Json> = state
+        .pieces
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.alive)
+        .map(|(i, p)| {
+            let stats: serde_json::Map<String, Json> =
+                rules.stats.iter().zip(&p.stats).map(|(s, v)| (s.id.clone(), json!(v))).collect();
+            json!({
+                "piece": i + 1,
+                "kind": rules.piece_kinds[p.kind as usize].id,
+                "owner": if p.owner == NO_SEAT { Json::Null } else { seat(p.owner) },
+                "space": if p.space == NO_SPACE { Json::Null } else { space(state, p.space) },
+                "stats": stats,
+            })
+        })
+        .collect();
+    let vars: serde_json::Map<String, Json> =
+        rules.vars.iter().zip(&state.vars).map(|(v, x)| (v.id.clone(), json!(x))).collect();
+    json!({
+        "turn": state.turn.number,
+        "round": state.turn.round,
+        "seat_to_move": state.turn.seat as u64 + 1,
+        "phase": rules.phases.get(state.turn.phase as usize).map(|p| p.id.clone()),
+        "outcome": state.outcome.as_ref().map(outcome_json),
+        "seats": seats,
+        "spaces": spaces,
+        "pieces": pieces,
+        "vars": vars,
+        "hash": state.hash_hex(),
+    })
+}

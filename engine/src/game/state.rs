@@ -1,0 +1,228 @@
+//! The game state: plain data that a save file holds and a hash covers. It owns the game's
+//! random stream; nothing else in a game draws random numbers.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::Board;
+use crate::rng::GameRng;
+
+/// "No seat" in compact seat fields (space owners, piece owners).
+pub const NO_SEAT: u8 = u8::MAX;
+/// "Off the board" in piece positions.
+pub const NO_SPACE: u32 = u32::MAX;
+
+/// Whether a seat is still playing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SeatStatus {
+    /// Takes turns.
+    Active,
+    /// Left the game (surrendered, disconnected): keeps its spaces and pieces, takes no turns,
+    /// still defends. Drawn grey.
+    Left,
+    /// Out of the game.
+    Eliminated,
+}
+
+/// One seat's state.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeatState {
+    pub name: String,
+    pub status: SeatStatus,
+    /// Resource values by the ruleset's resource index.
+    pub resources: Vec<i64>,
+    /// Cards in hand: (deck index, card index), in the order drawn.
+    pub hand: Vec<(u16, u16)>,
+}
+
+/// A piece in play (or removed: pieces keep their ids for the whole game).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Piece {
+    pub kind: u16,
+    /// Owning seat or [`NO_SEAT`].
+    pub owner: u8,
+    /// Space or [`NO_SPACE`].
+    pub space: u32,
+    pub alive: bool,
+    /// Stat values by the ruleset's stat index.
+    pub stats: Vec<i64>,
+}
+
+/// A deck's piles (card indices; the top of the draw pile is the end of the vector).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DeckState {
+    pub draw: Vec<u16>,
+    pub discard: Vec<u16>,
+}
+
+/// Where in the turn structure the game is.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TurnState {
+    /// Turns started so far, counting every seat's turn; 1 during the first turn.
+    pub number: u32,
+    /// Rounds started so far; 1 during the first round.
+    pub round: u32,
+    /// The seat to move.
+    pub seat: u8,
+    /// The current phase index.
+    pub phase: u16,
+    /// How often each action was taken in the current phase.
+    pub used: Vec<u32>,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "result")]
+pub enum Outcome {
+    /// These seats won (one seat, or a whole side).
+    Win { seats: Vec<u8> },
+    /// Drawn; the pot is split in proportion to each listed seat's weight.
+    Draw { shares: Vec<(u8, i64)> },
+}
+
+/// Plain data a Lua hook keeps between calls (no functions, no userdata), saved with the game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ScriptValue {
+    Bool(bool),
+    Int(i64),
+    Num(f64),
+    Text(String),
+    List(Vec<ScriptValue>),
+    Map(BTreeMap<String, ScriptValue>),
+}
+
+/// Everything about one game in progress. Two states are the same game exactly when their
+/// [`GameState::hash`]es (over the saved form) are equal.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct GameState {
+    pub board: Arc<Board>,
+    pub rng: GameRng,
+    pub seats: Vec<SeatState>,
+    /// Owner of each space, or [`NO_SEAT`].
+    pub owners: Vec<u8>,
+    /// Space counters, space-major: `counters[space * counter_count + counter]`.
+    pub counters: Vec<i64>,
+    pub counter_count: u16,
+    pub pieces: Vec<Piece>,
+    pub decks: Vec<DeckState>,
+    pub vars: Vec<i64>,
+    pub turn: TurnState,
+    pub outcome: Option<Outcome>,
+    /// Data kept by Lua hooks.
+    pub script_data: BTreeMap<String, ScriptValue>,
+    /// Spaces owned per seat, kept in step with `owners` (derived, rebuilt after loading).
+    #[serde(skip)]
+    pub(crate) owned: Vec<u32>,
+    /// Die faces a scenario test forces, used before the random stream (never in real games).
+    #[serde(skip)]
+    pub forced_faces: VecDeque<u32>,
+}
+
+impl GameState {
+    #[inline]
+    pub fn counter(&self, space: u32, counter: u16) -> i64 {
+        self.counters[space as usize * self.counter_count as usize + counter as usize]
+    }
+
+    #[inline]
+    pub(crate) fn counter_mut(&mut self, space: u32, counter: u16) -> &mut i64 {
+        &mut self.counters[space as usize * self.counter_count as usize + counter as usize]
+    }
+
+    /// The owner of a space, if any.
+    #[inline]
+    pub fn owner(&self, space: u32) -> Option<u8> {
+        let owner = self.owners[space as usize];
+        (owner != NO_SEAT).then_some(owner)
+    }
+
+    /// Changes a space's owner, keeping the per-seat counts in step.
+    pub(crate) fn set_owner(&mut self, space: u32, owner: u8) {
+        let old = self.owners[space as usize];
+        if old == owner {
+            return;
+        }
+        if old != NO_SEAT {
+            self.owned[old as usize] -= 1;
+        }
+        if owner != NO_SEAT {
+            self.owned[owner as usize] += 1;
+        }
+        self.owners[space as usize] = owner;
+    }
+
+    /// How many spaces a seat owns.
+    #[inline]
+    pub fn owned_count(&self, seat: u8) -> u32 {
+        self.owned.get(seat as usize).copied().unwrap_or(0)
+    }
+
+    pub fn seat_count(&self) -> usize {
+        self.seats.len()
+    }
+
+    /// Seats still taking turns.
+    pub fn active_seats(&self) -> usize {
+        self.seats.iter().filter(|s| s.status == SeatStatus::Active).count()
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    /// An empty state that holds no game (the Lua runtime keeps one while no hook runs).
+    pub fn placeholder() -> Self {
+        Self {
+            board: Arc::new(Board::empty()),
+            rng: GameRng::from_seed(0),
+            seats: Vec::new(),
+            owners: Vec::new(),
+            counters: Vec::new(),
+            counter_count: 0,
+            pieces: Vec::new(),
+            decks: Vec::new(),
+            vars: Vec::new(),
+            turn: TurnState { number: 0, round: 0, seat: 0, phase: 0, used: Vec::new() },
+            outcome: None,
+            script_data: BTreeMap::new(),
+            owned: Vec::new(),
+            forced_faces: VecDeque::new(),
+        }
+    }
+
+    /// Rebuilds derived fields after deserialising.
+    pub fn rebuild_derived(&mut self) {
+        let mut owned = vec![0u32; self.seats.len()];
+        for &owner in &self.owners {
+            if let Some(count) = owned.get_mut(owner as usize) {
+                *count += 1;
+            }
+        }
+        self.owned = owned;
+    }
+
+    /// A portable 64-bit hash of everything saved: same game, same hash, on any machine.
+    pub fn hash(&self) -> u64 {
+        let bytes = serde_json::to_vec(self).unwrap_or_default();
+        fnv1a(&bytes)
+    }
+
+    /// The hash as 16 hex digits, the form saves use.
+    pub fn hash_hex(&self) -> String {
+        format!("{:016x}", self.hash())
+    }
+}
+
+/// FNV-1a over bytes: tiny, stable, and good enough to detect any divergence.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}

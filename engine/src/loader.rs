@@ -1,0 +1,327 @@
+//! Loading a mod folder: `mod.toml`, every data file, every hook; validation against the
+//! schemas; compilation into a frozen [`Ruleset`]. Every problem in the mod is reported at
+//! once, located as `file:line:col [table] key`.
+//!
+//! A mod folder holds `mod.toml`, data files (`*.toml` anywhere except `hooks/` and `tests/`),
+//! Lua hooks in `hooks/*.lua`, scenario tests in `tests/*.lua`, and a `README.md`.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::defs::{COLLECTIONS, Manifest, ModData};
+use crate::diag::{Diagnostic, did_you_mean};
+use crate::expr::Span;
+use crate::lua::HookRuntime;
+use crate::rules::{HookSource, PathSeg, Problem, Ruleset, compile};
+use crate::source::{self, LoadedData, Location, RawValue, Sources};
+
+/// Largest file a mod may contain, so a huge file gives an error instead of exhausting memory.
+pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
+
+/// A mod that loaded, with its warnings.
+#[derive(Debug)]
+pub struct LoadedMod {
+    pub ruleset: Arc<Ruleset>,
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Where a mod's files are, found without reading them.
+#[derive(Clone, Debug)]
+pub struct ModFiles {
+    pub folder: PathBuf,
+    pub manifest: PathBuf,
+    pub data: Vec<PathBuf>,
+    pub hooks: Vec<PathBuf>,
+    pub tests: Vec<PathBuf>,
+}
+
+/// Lists a mod folder's files, sorted, so loading order never depends on the file system.
+pub fn mod_files(folder: &Path) -> Result<ModFiles, Diagnostic> {
+    let manifest = folder.join("mod.toml");
+    if !manifest.is_file() {
+        return Err(Diagnostic::error(format!("`{}` is not a mod folder: it has no mod.toml", folder.display()))
+            .in_file(folder.display().to_string()));
+    }
+    let mut data = Vec::new();
+    collect(folder, folder, &mut data, 0);
+    data.retain(|p| p.extension().is_some_and(|e| e == "toml") && *p != manifest);
+    data.retain(|p| {
+        let relative = p.strip_prefix(folder).unwrap_or(p);
+        !matches!(relative.components().next().and_then(|c| c.as_os_str().to_str()), Some("hooks" | "tests"))
+    });
+    let list = |sub: &str, ext: &str| -> Vec<PathBuf> {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(folder.join(sub))
+            .map(|entries| {
+                entries
+                    .flatten()
+                    .map(|e| e.path())
+                    .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == ext))
+                    .collect()
+            })
+            .unwrap_or_default();
+        files.sort();
+        files
+    };
+    data.sort();
+    Ok(ModFiles {
+        folder: folder.to_path_buf(),
+        manifest,
+        data,
+        hooks: list("hooks", "lua"),
+        tests: list("tests", "lua"),
+    })
+}
+
+fn collect(root: &Path, dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
+    if depth > 8 {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            collect(root, &path, out, depth + 1);
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+/// The path of a file as shown in messages: as the user named the mod folder, plus the file.
+fn display(path: &Path) -> String {
+    path.to_string_lossy().replace('\\', "/")
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, Diagnostic> {
+    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    if size > MAX_FILE_BYTES {
+        return Err(Diagnostic::error(format!(
+            "the file is {size} bytes; mod files may be at most {MAX_FILE_BYTES} bytes"
+        ))
+        .in_file(display(path)));
+    }
+    std::fs::read(path).map_err(|e| Diagnostic::error(format!("cannot read the file: {e}")).in_file(display(path)))
+}
+
+/// Loads, validates and compiles the mod in `folder`.
+pub fn load_mod(folder: &Path) -> Result<LoadedMod, Vec<Diagnostic>> {
+    let files = mod_files(folder).map_err(|d| vec![d])?;
+    let mut problems = Vec::new();
+
+    let manifest_bytes = read(&files.manifest).map_err(|d| vec![d])?;
+    let manifest_data = source::load_files(vec![(display(&files.manifest), manifest_bytes)], &[]);
+    let manifest: Option<Manifest> = manifest_data.decode().map_err(|mut d| problems.append(&mut d)).ok();
+
+    let mut inputs = Vec::new();
+    for path in &files.data {
+        match read(path) {
+            Ok(bytes) => inputs.push((display(path), bytes)),
+            Err(d) => problems.push(d),
+        }
+    }
+    if inputs.is_empty() {
+        problems.push(
+            Diagnostic::error(
+                "the mod has no data files: put at least the `[board]` and `[end]` tables in a .toml file",
+            )
+            .in_file(display(folder)),
+        );
+    }
+    let data_files = source::load_files(inputs, COLLECTIONS);
+    let data: Option<ModData> = data_files.decode().map_err(|mut d| problems.append(&mut d)).ok();
+
+    let mut hooks = Vec::new();
+    for path in &files.hooks {
+        match read(path).and_then(|bytes| {
+            String::from_utf8(bytes).map_err(|_| {
+                Diagnostic::error("the file is not valid UTF-8 text; save it as UTF-8").in_file(display(path))
+            })
+        }) {
+            Ok(text) => hooks.push(HookSource { display_path: display(path), text }),
+            Err(d) => problems.push(d),
+        }
+    }
+
+    let (Some(manifest), Some(data)) = (manifest, data) else {
+        return Err(finish(problems));
+    };
+    if let Some(expected) = folder.file_name().and_then(|n| n.to_str())
+        && manifest.id != expected
+    {
+        let loc = manifest_data.root.get("id").map(|n| n.loc);
+        let mut d = locate_loc(
+            &manifest_data.sources,
+            loc,
+            "",
+            Some("id"),
+            format!("the mod id `{}` differs from its folder name `{expected}`", manifest.id),
+        );
+        d.suggestion = Some(expected.to_string());
+        problems.push(d);
+    }
+    let manifest_for_errors = manifest_data;
+    let mut ruleset = match compile(manifest, data, hooks) {
+        Ok(ruleset) => ruleset,
+        Err(compile_problems) => {
+            for problem in compile_problems {
+                // Manifest problems (id, api, seats, version) point into mod.toml.
+                let in_manifest = matches!(problem.path.first(), Some(PathSeg::Key(k)) if ["id", "api", "seats", "version"].contains(&k.as_str()))
+                    && problem.path.len() <= 2;
+                let target = if in_manifest { &manifest_for_errors } else { &data_files };
+                problems.push(locate_problem(target, &problem));
+            }
+            return Err(finish(problems));
+        }
+    };
+    ruleset.folder = Some(folder.to_path_buf());
+    let ruleset = Arc::new(ruleset);
+
+    if !ruleset.hooks.is_empty() || !ruleset.hook_names.is_empty() {
+        match HookRuntime::load_all(ruleset.clone()) {
+            Ok(runtime) => {
+                let defined = runtime.defined_functions();
+                for reference in &ruleset.hook_refs {
+                    if runtime.missing_functions(&ruleset).contains(&reference.name.as_str()) {
+                        let problem = Problem {
+                            path: reference.path.clone(),
+                            span: Some(reference.span),
+                            message: format!("no hook file defines a global function `{}`", reference.name),
+                            suggestion: did_you_mean(&reference.name, defined.iter().map(String::as_str)),
+                        };
+                        problems.push(locate_problem(&data_files, &problem));
+                    }
+                }
+            }
+            Err(errors) => {
+                for error in errors {
+                    problems.push(Diagnostic::error(error.message).in_file(error.file).at(error.line, 0));
+                }
+            }
+        }
+    }
+    if problems.iter().any(Diagnostic::is_error) {
+        return Err(finish(problems));
+    }
+    Ok(LoadedMod { ruleset, warnings: problems })
+}
+
+fn finish(mut problems: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    source::sort_diagnostics(&mut problems);
+    problems.dedup();
+    problems
+}
+
+/// Turns a compile problem (key path plus a span inside an expression string) into a located
+/// diagnostic.
+fn locate_problem(data: &LoadedData, problem: &Problem) -> Diagnostic {
+    // The deepest existing node on the path: defaults have no node of their own.
+    let mut depth = problem.path.len();
+    let node = loop {
+        if let Some(node) = data.root.find(&problem.path[..depth]) {
+            break Some(node);
+        }
+        if depth == 0 {
+            break None;
+        }
+        depth -= 1;
+    };
+    let (table, key) = split_path(&problem.path);
+    let mut loc = node.map(|n| if depth == problem.path.len() { n.loc } else { n.key_or_value_loc() });
+    if let (Some(node), Some(span), true) = (node, problem.span, depth == problem.path.len()) {
+        if let RawValue::String(text) = &node.value {
+            loc = Some(string_position(&data.sources, node.loc, text, span));
+        }
+    }
+    let mut d = locate_loc(&data.sources, loc, &table, key.as_deref(), problem.message.clone());
+    d.suggestion = problem.suggestion.clone();
+    d
+}
+
+/// The location of byte `span.start` of a string value's text, accounting for the quotes.
+fn string_position(sources: &Sources, loc: Location, text: &str, span: Span) -> Location {
+    let Some(file) = sources.file(loc.file) else { return loc };
+    let raw = file.text.get(loc.start..loc.end).unwrap_or("");
+    let opening = if raw.starts_with("\"\"\"") || raw.starts_with("'''") {
+        3
+    } else if raw.starts_with('"') || raw.starts_with('\'') {
+        1
+    } else {
+        0
+    };
+    let body = &raw[opening.min(raw.len())..];
+    // Without escapes the text is the source verbatim and offsets carry over exactly; with
+    // escapes, point at the start of the string rather than somewhere wrong.
+    let offset = if body.starts_with(text) { span.start as usize } else { 0 };
+    let start = loc.start + opening + offset;
+    Location { file: loc.file, start, end: start.max(loc.start + opening + span.end as usize).min(loc.end) }
+}
+
+fn split_path(path: &[PathSeg]) -> (String, Option<String>) {
+    let last_key = path.iter().rposition(|s| matches!(s, PathSeg::Key(_)));
+    match last_key {
+        Some(i) => {
+            let key = source::format_path(&path[i..]);
+            (source::format_path(&path[..i]), Some(key))
+        }
+        None => (source::format_path(path), None),
+    }
+}
+
+fn locate_loc(sources: &Sources, loc: Option<Location>, table: &str, key: Option<&str>, message: String) -> Diagnostic {
+    let mut d = match loc {
+        Some(loc) => sources.diagnostic(loc, message),
+        None => Diagnostic::error(message),
+    };
+    d = d.in_table(table);
+    if let Some(key) = key {
+        d = d.with_key(key);
+    }
+    d
+}
+
+/// Every mod folder directly inside `root` (folders with a `mod.toml`), sorted by name.
+pub fn discover(root: &Path) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(root)
+        .map(|entries| entries.flatten().map(|e| e.path()).filter(|p| p.join("mod.toml").is_file()).collect())
+        .unwrap_or_default();
+    found.sort();
+    found
+}
+
+/// Where the bundled mods are: `$MEEPLE_MODS`, else `mods/` next to the current directory or
+/// above the running executable (so `cargo run` from the workspace finds them).
+pub fn bundled_mods_dir() -> PathBuf {
+    if let Ok(dir) = std::env::var("MEEPLE_MODS") {
+        return PathBuf::from(dir);
+    }
+    let cwd = PathBuf::from("mods");
+    if cwd.is_dir() {
+        return cwd;
+    }
+    if let Ok(exe) = std::env::current_exe() {
+        for ancestor in exe.ancestors().skip(1) {
+            let candidate = ancestor.join("mods");
+            if candidate.join(".").is_dir() && discover(&candidate).iter().any(|_| true) {
+                return candidate;
+            }
+        }
+    }
+    cwd
+}
+
+/// Resolves a mod named on the command line: a path to a folder, or the id of a bundled mod.
+pub fn resolve_mod(name: &str) -> Result<PathBuf, Diagnostic> {
+    let path = PathBuf::from(name);
+    if path.join("mod.toml").is_file() {
+        return Ok(path);
+    }
+    let bundled = bundled_mods_dir();
+    let candidate = bundled.join(name);
+    if candidate.join("mod.toml").is_file() {
+        return Ok(candidate);
+    }
+    let known: Vec<String> =
+        discover(&bundled).iter().filter_map(|p| p.file_name()?.to_str().map(String::from)).collect();
+    Err(Diagnostic::error(format!("no mod `{name}`: not a folder with a mod.toml, and not a bundled mod"))
+        .with_suggestion(did_you_mean(name, known.iter().map(String::as_str))))
+}

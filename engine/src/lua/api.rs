@@ -1,0 +1,513 @@
+//! The `game` table hooks use to read the game and ask for changes, and the `meeple` table
+//! they register event handlers with. Seats, spaces and pieces are 1-based numbers; a space may
+//! also be given by its label (`"C07"`).
+//!
+//! Every change made here goes through the same bounds (counter min/max) and produces the same
+//! events as a change made by TOML effects.
+
+use std::collections::BTreeMap;
+
+use mlua::{Lua, MultiValue, Table, Value as LuaValue};
+
+use super::{HookCell, describe_lua};
+use crate::defs::EventKind;
+use crate::diag::did_you_mean;
+use crate::game::events::Event;
+use crate::game::state::{NO_SEAT, NO_SPACE, ScriptValue, SeatStatus};
+
+type LuaResult<T> = mlua::Result<T>;
+
+fn err<T>(message: impl Into<String>) -> LuaResult<T> {
+    Err(mlua::Error::runtime(message.into()))
+}
+
+/// Runs `f` on the hook cell, refusing when no game is being played.
+fn with<R>(lua: &Lua, f: impl FnOnce(&mut HookCell) -> LuaResult<R>) -> LuaResult<R> {
+    let mut cell = lua.app_data_mut::<HookCell>().ok_or_else(|| mlua::Error::runtime("no game"))?;
+    if !cell.active {
+        return err("the game API is only available while a hook runs");
+    }
+    f(&mut cell)
+}
+
+fn writable(cell: &HookCell, what: &str) -> LuaResult<()> {
+    if cell.writable { Ok(()) } else { err(format!("game.{what}: the game can only be read here")) }
+}
+
+fn space_arg(cell: &HookCell, value: &LuaValue, what: &str) -> LuaResult<u32> {
+    let count = cell.state.owners.len() as i64;
+    match value {
+        LuaValue::Integer(n) if (1..=count).contains(n) => Ok((*n - 1) as u32),
+        LuaValue::Number(x) if x.fract() == 0.0 && (1.0..=count as f64).contains(x) => Ok((*x as i64 - 1) as u32),
+        LuaValue::String(s) => {
+            let label = s.to_string_lossy();
+            cell.state.board.find(&label).ok_or_else(|| {
+                let known = cell.state.board.spaces().iter().map(|s| s.label.as_str());
+                let hint = did_you_mean(&label, known).map(|s| format!("; did you mean `{s}`?")).unwrap_or_default();
+                mlua::Error::runtime(format!("{what}: no space is labelled `{label}`{hint}"))
+            })
+        }
+        other => err(format!("{what}: expected a space (1..{count} or a label), got {}", show_value(other))),
+    }
+}
+
+fn seat_arg(cell: &HookCell, value: &LuaValue, what: &str) -> LuaResult<u8> {
+    let count = cell.state.seats.len() as i64;
+    match value {
+        LuaValue::Integer(n) if (1..=count).contains(n) => Ok((*n - 1) as u8),
+        LuaValue::Number(x) if x.fract() == 0.0 && (1.0..=count as f64).contains(x) => Ok((*x as i64 - 1) as u8),
+        other => err(format!("{what}: expected a seat number 1..{count}, got {}", show_value(other))),
+    }
+}
+
+fn piece_arg(cell: &HookCell, value: &LuaValue, what: &str) -> LuaResult<usize> {
+    let count = cell.state.pieces.len() as i64;
+    match value {
+        LuaValue::Integer(n) if (1..=count).contains(n) => Ok((*n - 1) as usize),
+        other => err(format!("{what}: expected a piece id 1..{count}, got {}", show_value(other))),
+    }
+}
+
+fn int_arg(value: &LuaValue, what: &str) -> LuaResult<i64> {
+    match value {
+        LuaValue::Integer(n) => Ok(*n),
+        LuaValue::Number(x) if x.fract() == 0.0 && x.is_finite() => Ok(*x as i64),
+        other => err(format!("{what}: expected a whole number, got {}", show_value(other))),
+    }
+}
+
+fn name_arg(value: &LuaValue, what: &str) -> LuaResult<String> {
+    match value {
+        LuaValue::String(s) => Ok(s.to_string_lossy()),
+        other => err(format!("{what}: expected a name, got {}", show_value(other))),
+    }
+}
+
+fn lookup(names: impl Iterator<Item = String> + Clone, name: &str, kind: &str, what: &str) -> LuaResult<usize> {
+    if let Some(i) = names.clone().position(|n| n == name) {
+        return Ok(i);
+    }
+    let list: Vec<String> = names.collect();
+    let hint = did_you_mean(name, list.iter().map(String::as_str))
+        .map(|s| format!("; did you mean `{s}`?"))
+        .unwrap_or_default();
+    err(format!("{what}: unknown {kind} `{name}`{hint}"))
+}
+
+fn arg(args: &MultiValue, i: usize) -> LuaValue {
+    args.get(i).cloned().unwrap_or(LuaValue::Nil)
+}
+
+fn seat_value(seat: u8) -> LuaValue {
+    if seat == NO_SEAT { LuaValue::Nil } else { LuaValue::Integer(i64::from(seat) + 1) }
+}
+
+/// A short rendering of a Lua value for messages and the console.
+pub(crate) fn show_value(value: &LuaValue) -> String {
+    match value {
+        LuaValue::Nil => "nil".into(),
+        LuaValue::Boolean(b) => b.to_string(),
+        LuaValue::Integer(n) => n.to_string(),
+        LuaValue::Number(x) => x.to_string(),
+        LuaValue::String(s) => format!("{:?}", s.to_string_lossy()),
+        LuaValue::Table(t) => {
+            let items: Vec<String> =
+                t.clone().sequence_values::<LuaValue>().take(20).flatten().map(|v| show_value(&v)).collect();
+            if items.is_empty() && t.clone().pairs::<LuaValue, LuaValue>().next().is_some() {
+                "{…}".into()
+            } else {
+                format!("{{{}}}", items.join(", "))
+            }
+        }
+        other => other.type_name().to_string(),
+    }
+}
+
+/// Installs `game` and `meeple` as globals. `registry` keeps `meeple.on` registrations.
+pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
+    let game = lua.create_table()?;
+    macro_rules! api {
+        ($name:literal, |$lua:ident, $args:ident| $body:expr) => {
+            game.raw_set(
+                $name,
+                lua.create_function(|$lua: &Lua, $args: MultiValue| -> LuaResult<MultiValue> { $body })?,
+            )?;
+        };
+    }
+    fn one(lua: &Lua, value: impl mlua::IntoLua) -> LuaResult<MultiValue> {
+        Ok(MultiValue::from_iter([value.into_lua(lua)?]))
+    }
+
+    // ----- reading -----
+    api!("turn", |lua, _a| with(lua, |c| one(lua, i64::from(c.state.turn.number))));
+    api!("round", |lua, _a| with(lua, |c| one(lua, i64::from(c.state.turn.round))));
+    api!("current_seat", |lua, _a| with(lua, |c| one(lua, i64::from(c.state.turn.seat) + 1)));
+    api!("seat_count", |lua, _a| with(lua, |c| one(lua, c.state.seats.len() as i64)));
+    api!("seat_status", |lua, a| with(lua, |c| {
+        let seat = seat_arg(c, &arg(&a, 0), "seat_status")?;
+        let status = match c.state.seats[seat as usize].status {
+            SeatStatus::Active => "active",
+            SeatStatus::Left => "left",
+            SeatStatus::Eliminated => "eliminated",
+        };
+        one(lua, status)
+    }));
+    api!("seat_name", |lua, a| with(lua, |c| {
+        let seat = seat_arg(c, &arg(&a, 0), "seat_name")?;
+        one(lua, c.state.seats[seat as usize].name.clone())
+    }));
+    api!("space_count", |lua, _a| with(lua, |c| one(lua, c.state.owners.len() as i64)));
+    api!("space", |lua, a| with(lua, |c| {
+        let label = name_arg(&arg(&a, 0), "space")?;
+        one(lua, c.state.board.find(&label).map(|s| i64::from(s) + 1))
+    }));
+    api!("label", |lua, a| with(lua, |c| {
+        let space = space_arg(c, &arg(&a, 0), "label")?;
+        one(lua, c.state.board.space(space).label.clone())
+    }));
+    api!("owner", |lua, a| with(lua, |c| {
+        let space = space_arg(c, &arg(&a, 0), "owner")?;
+        one(lua, seat_value(c.state.owners[space as usize]))
+    }));
+    api!("counter", |lua, a| with(lua, |c| {
+        let space = space_arg(c, &arg(&a, 0), "counter")?;
+        let name = name_arg(&arg(&a, 1), "counter")?;
+        let index = lookup(c.rules.space_counters.iter().map(|x| x.id.clone()), &name, "space counter", "counter")?;
+        one(lua, c.state.counter(space, index as u16))
+    }));
+    api!("terrain", |lua, a| with(lua, |c| {
+        let space = space_arg(c, &arg(&a, 0), "terrain")?;
+        let terrain = c.state.board.space(space).terrain as usize;
+        one(lua, c.rules.terrain.get(terrain).map(|t| t.id.clone()))
+    }));
+    api!("neighbors", |lua, a| with(lua, |c| {
+        let space = space_arg(c, &arg(&a, 0), "neighbors")?;
+        let list: Vec<i64> = c.state.board.neighbors(space).iter().map(|(n, _)| i64::from(*n) + 1).collect();
+        one(lua, list)
+    }));
+    api!("distance", |lua, a| with(lua, |c| {
+        let from = space_arg(c, &arg(&a, 0), "distance")?;
+        let to = space_arg(c, &arg(&a, 1), "distance")?;
+        one(lua, c.state.board.distance(from, to).map(i64::from))
+    }));
+    api!("owned", |lua, a| with(lua, |c| {
+        let seat = seat_arg(c, &arg(&a, 0), "owned")?;
+        one(lua, i64::from(c.state.owned_count(seat)))
+    }));
+    api!("largest_group", |lua, a| with(lua, |c| {
+        let seat = seat_arg(c, &arg(&a, 0), "largest_group")?;
+        let owners = &c.state.owners;
+        let mut scratch = crate::board::Scratch::default();
+        one(lua, i64::from(c.state.board.largest_group(|s| owners[s as usize] == seat, &mut scratch)))
+    }));
+    api!("resource", |lua, a| with(lua, |c| {
+        let seat = seat_arg(c, &arg(&a, 0), "resource")?;
+        let name = name_arg(&arg(&a, 1), "resource")?;
+        let index = lookup(c.rules.resources.iter().map(|x| x.id.clone()), &name, "resource", "resource")?;
+        one(lua, c.state.seats[seat as usize].resources[index])
+    }));
+    api!("var", |lua, a| with(lua, |c| {
+        let name = name_arg(&arg(&a, 0), "var")?;
+        let index = lookup(c.rules.vars.iter().map(|x| x.id.clone()), &name, "variable", "var")?;
+        one(lua, c.state.vars[index])
+    }));
+    api!("stat", |lua, a| with(lua, |c| {
+        let piece = piece_arg(c, &arg(&a, 0), "stat")?;
+        let name = name_arg(&arg(&a, 1), "stat")?;
+        let index = lookup(c.rules.stats.iter().map(|x| x.id.clone()), &name, "stat", "stat")?;
+        one(lua, c.state.pieces[piece].stats[index])
+    }));
+    api!("piece_kind", |lua, a| with(lua, |c| {
+        let piece = piece_arg(c, &arg(&a, 0), "piece_kind")?;
+        one(lua, c.rules.piece_kinds[c.state.pieces[piece].kind as usize].id.clone())
+    }));
+    api!("piece_space", |lua, a| with(lua, |c| {
+        let piece = piece_arg(c, &arg(&a, 0), "piece_space")?;
+        let space = c.state.pieces[piece].space;
+        one(lua, (space != NO_SPACE).then(|| i64::from(space) + 1))
+    }));
+    api!("piece_owner", |lua, a| with(lua, |c| {
+        let piece = piece_arg(c, &arg(&a, 0), "piece_owner")?;
+        one(lua, seat_value(c.state.pieces[piece].owner))
+    }));
+    api!("pieces", |lua, a| with(lua, |c| {
+        let at = match arg(&a, 0) {
+            LuaValue::Nil => None,
+            v => Some(space_arg(c, &v, "pieces")?),
+        };
+        let list: Vec<i64> = c
+            .state
+            .pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.alive && at.is_none_or(|s| p.space == s))
+            .map(|(i, _)| i as i64 + 1)
+            .collect();
+        one(lua, list)
+    }));
+    api!("hand", |lua, a| with(lua, |c| {
+        let seat = seat_arg(c, &arg(&a, 0), "hand")?;
+        let cards: Vec<String> = c.state.seats[seat as usize]
+            .hand
+            .iter()
+            .map(|(_, card)| c.rules.card_ids[*card as usize].clone())
+            .collect();
+        one(lua, cards)
+    }));
+    api!("get", |lua, a| with(lua, |c| {
+        let key = name_arg(&arg(&a, 0), "get")?;
+        match c.state.script_data.get(&key) {
+            Some(value) => one(lua, script_to_lua(lua, value)?),
+            None => one(lua, LuaValue::Nil),
+        }
+    }));
+
+    // ----- asking for changes -----
+    api!("put", |lua, a| with(lua, |c| {
+        writable(c, "put")?;
+        let key = name_arg(&arg(&a, 0), "put")?;
+        match lua_to_script(&arg(&a, 1), 0)? {
+            Some(value) => c.state.script_data.insert(key, value),
+            None => c.state.script_data.remove(&key),
+        };
+        Ok(MultiValue::new())
+    }));
+    api!("set_counter", |_lua, a| with(_lua, |c| {
+        writable(c, "set_counter")?;
+        let space = space_arg(c, &arg(&a, 0), "set_counter")?;
+        let name = name_arg(&arg(&a, 1), "set_counter")?;
+        let value = int_arg(&arg(&a, 2), "set_counter")?;
+        let counter =
+            lookup(c.rules.space_counters.iter().map(|x| x.id.clone()), &name, "space counter", "set_counter")? as u16;
+        let from = c.state.counter(space, counter);
+        let to = c.rules.space_counters[counter as usize].clamp(value);
+        *c.state.counter_mut(space, counter) = to;
+        if from != to {
+            c.events.push_with(|| Event::CounterChanged { space, counter, from, to });
+        }
+        Ok(MultiValue::new())
+    }));
+    api!("set_owner", |_lua, a| with(_lua, |c| {
+        writable(c, "set_owner")?;
+        let space = space_arg(c, &arg(&a, 0), "set_owner")?;
+        let to = match arg(&a, 1) {
+            LuaValue::Nil => NO_SEAT,
+            v => seat_arg(c, &v, "set_owner")?,
+        };
+        let from = c.state.owners[space as usize];
+        if from != to {
+            c.state.set_owner(space, to);
+            c.events.push_with(|| Event::OwnerChanged {
+                space,
+                from: (from != NO_SEAT).then_some(from),
+                to: (to != NO_SEAT).then_some(to),
+            });
+        }
+        Ok(MultiValue::new())
+    }));
+    api!("set_resource", |_lua, a| with(_lua, |c| {
+        writable(c, "set_resource")?;
+        let seat = seat_arg(c, &arg(&a, 0), "set_resource")?;
+        let name = name_arg(&arg(&a, 1), "set_resource")?;
+        let value = int_arg(&arg(&a, 2), "set_resource")?;
+        let resource = lookup(c.rules.resources.iter().map(|x| x.id.clone()), &name, "resource", "set_resource")?;
+        let from = c.state.seats[seat as usize].resources[resource];
+        let to = c.rules.resources[resource].clamp(value);
+        c.state.seats[seat as usize].resources[resource] = to;
+        if from != to {
+            let resource = resource as u16;
+            c.events.push_with(|| Event::ResourceChanged { seat, resource, from, to });
+        }
+        Ok(MultiValue::new())
+    }));
+    api!("set_var", |_lua, a| with(_lua, |c| {
+        writable(c, "set_var")?;
+        let name = name_arg(&arg(&a, 0), "set_var")?;
+        let value = int_arg(&arg(&a, 1), "set_var")?;
+        let var = lookup(c.rules.vars.iter().map(|x| x.id.clone()), &name, "variable", "set_var")?;
+        let from = c.state.vars[var];
+        let to = c.rules.vars[var].clamp(value);
+        c.state.vars[var] = to;
+        if from != to {
+            let var = var as u16;
+            c.events.push_with(|| Event::VarChanged { var, from, to });
+        }
+        Ok(MultiValue::new())
+    }));
+    api!("set_stat", |_lua, a| with(_lua, |c| {
+        writable(c, "set_stat")?;
+        let piece = piece_arg(c, &arg(&a, 0), "set_stat")?;
+        let name = name_arg(&arg(&a, 1), "set_stat")?;
+        let value = int_arg(&arg(&a, 2), "set_stat")?;
+        let stat = lookup(c.rules.stats.iter().map(|x| x.id.clone()), &name, "stat", "set_stat")?;
+        let from = c.state.pieces[piece].stats[stat];
+        let to = c.rules.stats[stat].clamp(value);
+        c.state.pieces[piece].stats[stat] = to;
+        if from != to {
+            let (piece, stat) = (piece as u32, stat as u16);
+            c.events.push_with(|| Event::StatChanged { piece, stat, from, to });
+        }
+        Ok(MultiValue::new())
+    }));
+    api!("move_piece", |_lua, a| with(_lua, |c| {
+        writable(c, "move_piece")?;
+        let piece = piece_arg(c, &arg(&a, 0), "move_piece")?;
+        let to = match arg(&a, 1) {
+            LuaValue::Nil => NO_SPACE,
+            v => space_arg(c, &v, "move_piece")?,
+        };
+        let from = c.state.pieces[piece].space;
+        c.state.pieces[piece].space = to;
+        if from != to {
+            let piece = piece as u32;
+            c.events.push_with(|| Event::PieceMoved {
+                piece,
+                from: (from != NO_SPACE).then_some(from),
+                to: (to != NO_SPACE).then_some(to),
+            });
+        }
+        Ok(MultiValue::new())
+    }));
+    api!("log", |_lua, a| with(_lua, |c| {
+        let parts: Vec<String> = a
+            .iter()
+            .map(|v| match v {
+                LuaValue::String(s) => s.to_string_lossy(),
+                other => show_value(other),
+            })
+            .collect();
+        let text = parts.join(" ");
+        c.events.push_with(|| Event::Log { text });
+        Ok(MultiValue::new())
+    }));
+    api!("roll", |lua, a| with(lua, |c| {
+        writable(c, "roll")?;
+        let count = int_arg(&arg(&a, 0), "roll")?;
+        let sides = int_arg(&arg(&a, 1), "roll")?;
+        if !(0..=1000).contains(&count) || !(1..=1000).contains(&sides) {
+            return err(format!("roll: cannot roll {count}d{sides} (0 to 1000 dice of 1 to 1000 sides)"));
+        }
+        let mut faces = Vec::with_capacity(count as usize);
+        for _ in 0..count {
+            let face = match c.state.forced_faces.pop_front() {
+                Some(f) => f,
+                None => c.state.rng.die(sides as u32),
+            };
+            faces.push(face);
+        }
+        let value: i64 = faces.iter().map(|&f| i64::from(f)).sum();
+        let shown = faces.clone();
+        c.events.push_with(|| Event::Rolled { roll: Some("hook".into()), sides: sides as u32, faces: shown, value });
+        let table = lua.create_sequence_from(faces)?;
+        Ok(MultiValue::from_iter([LuaValue::Integer(value), LuaValue::Table(table)]))
+    }));
+    api!("random", |lua, a| with(lua, |c| {
+        writable(c, "random")?;
+        let low = int_arg(&arg(&a, 0), "random")?;
+        let high = int_arg(&arg(&a, 1), "random")?;
+        one(lua, c.state.rng.range_inclusive(low, high))
+    }));
+    lua.globals().raw_set("game", game)?;
+
+    let meeple = lua.create_table()?;
+    let handlers = lua.create_table()?;
+    registry.raw_set("handlers", handlers.clone())?;
+    let on = lua.create_function(move |lua, (event, function): (String, LuaValue)| {
+        if EventKind::ALL.iter().all(|k| k.name() != event) {
+            let hint = did_you_mean(&event, EventKind::ALL.iter().map(|k| k.name()))
+                .map(|s| format!("; did you mean `{s}`?"))
+                .unwrap_or_default();
+            let names: Vec<&str> = EventKind::ALL.iter().map(|k| k.name()).collect();
+            return err::<()>(format!("meeple.on: unknown event `{event}`{hint} (events: {})", names.join(", ")));
+        }
+        let LuaValue::Function(function) = function else {
+            return err(format!(
+                "meeple.on(\"{event}\", …): the second argument must be a function, got {}",
+                describe_lua(&function)
+            ));
+        };
+        let pair =
+            lua.create_sequence_from([LuaValue::String(lua.create_string(&event)?), LuaValue::Function(function)])?;
+        handlers.raw_push(pair)?;
+        Ok(())
+    })?;
+    meeple.raw_set("on", on)?;
+    meeple.raw_set("api_version", i64::from(crate::defs::ENGINE_API_VERSION))?;
+    lua.globals().raw_set("meeple", meeple)?;
+    Ok(())
+}
+
+/// Deepest plain data `game.put` accepts.
+const MAX_DATA_DEPTH: usize = 32;
+
+fn lua_to_script(value: &LuaValue, depth: usize) -> LuaResult<Option<ScriptValue>> {
+    if depth > MAX_DATA_DEPTH {
+        return err("game.put: the data is nested too deeply");
+    }
+    Ok(Some(match value {
+        LuaValue::Nil => return Ok(None),
+        LuaValue::Boolean(b) => ScriptValue::Bool(*b),
+        LuaValue::Integer(n) => ScriptValue::Int(*n),
+        LuaValue::Number(x) => ScriptValue::Num(*x),
+        LuaValue::String(s) => ScriptValue::Text(s.to_string_lossy()),
+        LuaValue::Table(t) => {
+            let length = t.raw_len();
+            let pairs: Vec<(LuaValue, LuaValue)> = t.clone().pairs::<LuaValue, LuaValue>().collect::<LuaResult<_>>()?;
+            if pairs.len() == length && pairs.iter().all(|(k, _)| matches!(k, LuaValue::Integer(_))) {
+                let mut list = Vec::with_capacity(length);
+                for i in 1..=length {
+                    let item: LuaValue = t.raw_get(i)?;
+                    list.push(lua_to_script(&item, depth + 1)?.unwrap_or(ScriptValue::Bool(false)));
+                }
+                ScriptValue::List(list)
+            } else {
+                let mut map = BTreeMap::new();
+                for (k, v) in pairs {
+                    let key = match k {
+                        LuaValue::String(s) => s.to_string_lossy(),
+                        LuaValue::Integer(n) => n.to_string(),
+                        other => {
+                            return err(format!(
+                                "game.put: table keys must be strings or numbers, not {}",
+                                describe_lua(&other)
+                            ));
+                        }
+                    };
+                    if let Some(v) = lua_to_script(&v, depth + 1)? {
+                        map.insert(key, v);
+                    }
+                }
+                ScriptValue::Map(map)
+            }
+        }
+        other => {
+            return err(format!(
+                "game.put: only plain data can be kept (numbers, text, booleans, tables), not {}",
+                describe_lua(other)
+            ));
+        }
+    }))
+}
+
+fn script_to_lua(lua: &Lua, value: &ScriptValue) -> LuaResult<LuaValue> {
+    Ok(match value {
+        ScriptValue::Bool(b) => LuaValue::Boolean(*b),
+        ScriptValue::Int(n) => LuaValue::Integer(*n),
+        ScriptValue::Num(x) => LuaValue::Number(*x),
+        ScriptValue::Text(s) => LuaValue::String(lua.create_string(s)?),
+        ScriptValue::List(items) => {
+            let table = lua.create_table()?;
+            for item in items {
+                table.raw_push(script_to_lua(lua, item)?)?;
+            }
+            LuaValue::Table(table)
+        }
+        ScriptValue::Map(map) => {
+            let table = lua.create_table()?;
+            for (k, v) in map {
+                table.raw_set(k.as_str(), script_to_lua(lua, v)?)?;
+            }
+            LuaValue::Table(table)
+        }
+    })
+}

@@ -1,0 +1,311 @@
+//! Lua hooks: a mod's `hooks/*.lua` loaded once into a sandboxed state per engine, called at
+//! named events (`meeple.on("turn_end", fn)`) and from rules (`hook("name", ...)`).
+//!
+//! Architecture invariant: hooks see the game only through the `game` API table, which reads
+//! and changes the one game state being played; their own persistent data is plain data stored
+//! in that state (`game.get`/`game.put`), so saves never hold Lua values.
+//!
+//! Calls are cheap: the Lua state, the API functions and the hook function handles are created
+//! once; for each call the game state is swapped into the Lua state's app data (two moves, no
+//! allocation) and swapped back afterwards.
+
+mod api;
+pub mod sandbox;
+
+use std::sync::Arc;
+
+use mlua::{Function, Lua, Value as LuaValue};
+
+use crate::defs::EventKind;
+use crate::game::state::GameState;
+use crate::game::{Events, RuleError};
+use crate::rules::Ruleset;
+use crate::rules::ir::Value;
+
+/// What the `game` API works on during a call.
+pub(crate) struct HookCell {
+    pub state: GameState,
+    pub events: Events,
+    pub writable: bool,
+    pub active: bool,
+    pub rules: Arc<Ruleset>,
+}
+
+/// A problem loading a hook file: the file, the line when known, and the message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HookLoadError {
+    pub file: String,
+    pub line: u32,
+    pub message: String,
+}
+
+/// One mod's Lua state with its hooks loaded.
+pub struct HookRuntime {
+    lua: Lua,
+    budget: sandbox::Budget,
+    /// Functions called by `hook("name")`, by the ruleset's hook index.
+    functions: Vec<Option<Function>>,
+    /// Handlers registered with `meeple.on`, by event.
+    handlers: Vec<(EventKind, Function)>,
+}
+
+impl HookRuntime {
+    /// Loads every hook file of the ruleset. Fails with the first file's error; use
+    /// [`HookRuntime::load_all`] to collect every problem.
+    pub fn new(rules: Arc<Ruleset>) -> Result<Self, RuleError> {
+        Self::load_all(rules).map_err(|errors| {
+            let first = &errors[0];
+            RuleError::new(format!("{}:{}: {}", first.file, first.line, first.message))
+        })
+    }
+
+    /// Loads every hook file, reporting every file that fails and every `hook("name")` that
+    /// names no Lua function.
+    pub fn load_all(rules: Arc<Ruleset>) -> Result<Self, Vec<HookLoadError>> {
+        let setup_error =
+            |e: mlua::Error| vec![HookLoadError { file: "<lua>".into(), line: 0, message: sandbox::error_text(&e) }];
+        let (lua, budget) = sandbox::new_state().map_err(setup_error)?;
+        let registry = lua.create_table().map_err(setup_error)?;
+        api::install(&lua, &registry).map_err(setup_error)?;
+        lua.set_app_data(HookCell {
+            state: GameState::placeholder(),
+            events: Events::discard(),
+            writable: false,
+            active: false,
+            rules: rules.clone(),
+        });
+        let mut errors = Vec::new();
+        for source in &rules.hooks {
+            budget.start();
+            let chunk = lua.load(source.text.as_str()).set_name(format!("@{}", source.display_path));
+            if let Err(e) = chunk.exec() {
+                let text = sandbox::error_text(&e);
+                errors.push(locate(&source.display_path, &text));
+            }
+        }
+        let globals = lua.globals();
+        let mut functions = Vec::with_capacity(rules.hook_names.len());
+        for name in &rules.hook_names {
+            match globals.raw_get::<LuaValue>(name.as_str()) {
+                Ok(LuaValue::Function(f)) => functions.push(Some(f)),
+                _ => functions.push(None),
+            }
+        }
+        let mut handlers = Vec::new();
+        if let Ok(list) = registry.raw_get::<mlua::Table>("handlers") {
+            for pair in list.sequence_values::<mlua::Table>() {
+                let Ok(pair) = pair else { continue };
+                let (Ok(event), Ok(function)) = (pair.raw_get::<String>(1), pair.raw_get::<Function>(2)) else {
+                    continue;
+                };
+                if let Some(kind) = EventKind::ALL.iter().find(|k| k.name() == event) {
+                    handlers.push((*kind, function));
+                }
+            }
+        }
+        if errors.is_empty() { Ok(Self { lua, budget, functions, handlers }) } else { Err(errors) }
+    }
+
+    /// Names referenced by `hook("name")` that no hook file defines as a global function.
+    pub fn missing_functions<'a>(&self, rules: &'a Ruleset) -> Vec<&'a str> {
+        rules
+            .hook_names
+            .iter()
+            .zip(&self.functions)
+            .filter(|(_, f)| f.is_none())
+            .map(|(name, _)| name.as_str())
+            .collect()
+    }
+
+    /// Global functions the hook files define, for "did you mean".
+    pub fn defined_functions(&self) -> Vec<String> {
+        let mut names = Vec::new();
+        for pair in self.lua.globals().pairs::<String, LuaValue>() {
+            if let Ok((name, LuaValue::Function(_))) = pair
+                && !BUILTIN_GLOBALS.contains(&name.as_str())
+            {
+                names.push(name);
+            }
+        }
+        names.sort();
+        names
+    }
+
+    /// Whether any handler is registered with `meeple.on`.
+    pub fn has_event_hooks(&self) -> bool {
+        !self.handlers.is_empty()
+    }
+
+    /// Clears what belongs to one game (nothing today: hook data lives in the game state).
+    pub fn reset_game(&mut self) {}
+
+    /// The underlying Lua state, for the `meeple lua` console.
+    pub fn lua(&self) -> &Lua {
+        &self.lua
+    }
+
+    /// Calls a `hook("name", ...)` function with the game state.
+    pub(crate) fn call_function(
+        &mut self,
+        name: &str,
+        args: &[Value],
+        state: &mut GameState,
+        events: &mut Events,
+        writable: bool,
+    ) -> Result<Value, RuleError> {
+        let index = {
+            let cell = self.lua.app_data_ref::<HookCell>().ok_or_else(|| RuleError::new("hook state missing"))?;
+            cell.rules.hook_names.iter().position(|n| n == name)
+        };
+        let Some(function) = index.and_then(|i| self.functions.get(i).cloned().flatten()) else {
+            return Err(RuleError::new(format!("no Lua function `{name}` is defined in the mod's hooks")));
+        };
+        // Small argument lists go as tuples, which need no allocation.
+        let a = |i: usize| args.get(i).copied().map_or(LuaValue::Nil, to_lua);
+        let result = self.with_state(state, events, writable, |_lua| match args.len() {
+            0 => function.call::<LuaValue>(()),
+            1 => function.call::<LuaValue>(a(0)),
+            2 => function.call::<LuaValue>((a(0), a(1))),
+            3 => function.call::<LuaValue>((a(0), a(1), a(2))),
+            _ => function.call::<LuaValue>(mlua::Variadic::from_iter(args.iter().map(|v| to_lua(*v)))),
+        });
+        let value = result.map_err(|e| RuleError::new(format!("hook `{name}`: {}", sandbox::error_text(&e))))?;
+        match value {
+            LuaValue::Integer(n) => Ok(Value::Int(n)),
+            LuaValue::Number(x) if x.fract() == 0.0 && x.is_finite() => Ok(Value::Int(x as i64)),
+            LuaValue::Boolean(b) => Ok(Value::Int(i64::from(b))),
+            LuaValue::Nil => Ok(Value::Int(0)),
+            other => Err(RuleError::new(format!(
+                "hook `{name}` returned {}; it must return a whole number, true/false or nothing",
+                describe_lua(&other)
+            ))),
+        }
+    }
+
+    /// Calls every handler registered for an event, in registration order, with the seat
+    /// (1-based) the event concerns.
+    pub(crate) fn dispatch(
+        &mut self,
+        event: EventKind,
+        seat: u8,
+        state: &mut GameState,
+        events: &mut Events,
+    ) -> Result<(), RuleError> {
+        if !self.handlers.iter().any(|(e, _)| *e == event) {
+            return Ok(());
+        }
+        let handlers: Vec<Function> =
+            self.handlers.iter().filter(|(e, _)| *e == event).map(|(_, f)| f.clone()).collect();
+        for handler in handlers {
+            self.with_state(state, events, true, |_lua| handler.call::<()>(i64::from(seat) + 1))
+                .map_err(|e| RuleError::new(format!("{} hook: {}", event.name(), sandbox::error_text(&e))))?;
+            if state.outcome.is_some() {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Evaluates a chunk of Lua in the sandbox with a game state readable and writable (the
+    /// `meeple lua` console). Returns the values, printed.
+    pub fn eval(&mut self, code: &str, state: &mut GameState, events: &mut Events) -> Result<String, String> {
+        let lua = self.lua.clone();
+        let chunk_result = {
+            let expression = lua.load(format!("return {code}")).set_name("=console");
+            match expression.into_function() {
+                Ok(f) => Ok(f),
+                Err(_) => lua.load(code).set_name("=console").into_function(),
+            }
+        };
+        let function = chunk_result.map_err(|e| sandbox::error_text(&e))?;
+        let values = self
+            .with_state(state, events, true, |_lua| function.call::<mlua::MultiValue>(()))
+            .map_err(|e| sandbox::error_text(&e))?;
+        Ok(values.iter().map(api::show_value).collect::<Vec<_>>().join("\t"))
+    }
+
+    fn with_state<R>(
+        &mut self,
+        state: &mut GameState,
+        events: &mut Events,
+        writable: bool,
+        call: impl FnOnce(&Lua) -> mlua::Result<R>,
+    ) -> mlua::Result<R> {
+        {
+            let mut cell =
+                self.lua.app_data_mut::<HookCell>().ok_or_else(|| mlua::Error::runtime("hook state missing"))?;
+            std::mem::swap(&mut cell.state, state);
+            std::mem::swap(&mut cell.events, events);
+            cell.writable = writable;
+            cell.active = true;
+        }
+        self.budget.start();
+        let result = call(&self.lua);
+        if let Some(mut cell) = self.lua.app_data_mut::<HookCell>() {
+            std::mem::swap(&mut cell.state, state);
+            std::mem::swap(&mut cell.events, events);
+            cell.active = false;
+        }
+        result
+    }
+}
+
+/// Lua's own globals, left out of "did you mean" suggestions for hook names.
+const BUILTIN_GLOBALS: &[&str] = &[
+    "assert",
+    "error",
+    "getmetatable",
+    "ipairs",
+    "next",
+    "pairs",
+    "pcall",
+    "rawequal",
+    "rawget",
+    "rawlen",
+    "rawset",
+    "select",
+    "setmetatable",
+    "tonumber",
+    "tostring",
+    "type",
+    "xpcall",
+    "warn",
+    "collectgarbage",
+];
+
+/// Lua's view of an engine value: seats, spaces and pieces as 1-based numbers.
+pub(crate) fn to_lua(value: Value) -> LuaValue {
+    match value {
+        Value::Nil => LuaValue::Nil,
+        Value::Bool(b) => LuaValue::Boolean(b),
+        Value::Int(n) => LuaValue::Integer(n),
+        Value::Num(x) => LuaValue::Number(x),
+        Value::Seat(s) => LuaValue::Integer(i64::from(s) + 1),
+        Value::Space(s) | Value::Piece(s) => LuaValue::Integer(i64::from(s) + 1),
+        Value::Id(i) => LuaValue::Integer(i64::from(i) + 1),
+    }
+}
+
+pub(crate) fn describe_lua(value: &LuaValue) -> String {
+    match value {
+        LuaValue::Nil => "nil".into(),
+        LuaValue::Boolean(_) => "a boolean".into(),
+        LuaValue::Integer(_) | LuaValue::Number(_) => "a number".into(),
+        LuaValue::String(_) => "a string".into(),
+        LuaValue::Table(_) => "a table".into(),
+        LuaValue::Function(_) => "a function".into(),
+        other => format!("a {}", other.type_name()),
+    }
+}
+
+/// Splits `path:line: message` into its parts.
+fn locate(display_path: &str, text: &str) -> HookLoadError {
+    let rest = text.strip_prefix(display_path).and_then(|r| r.strip_prefix(':'));
+    if let Some(rest) = rest
+        && let Some((line, message)) = rest.split_once(':')
+        && let Ok(line) = line.trim().parse::<u32>()
+    {
+        return HookLoadError { file: display_path.to_string(), line, message: message.trim().to_string() };
+    }
+    HookLoadError { file: display_path.to_string(), line: 0, message: text.to_string() }
+}

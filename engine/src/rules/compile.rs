@@ -1,0 +1,1614 @@
+//! Compiles merged mod data into a [`Ruleset`]: resolves every name, type-checks every
+//! expression and effect, and reports every problem with the key path and the position inside
+//! the expression text, so the loader can point at `file:line:col`.
+
+use indexmap::IndexMap;
+
+use super::ir::{
+    ArithOp, AssignMode, Block, CmpOp, DiceMode, Expr, Func, IdKind, LoopKind, Place, Proc, Read, Stmt, Type, Value,
+};
+use super::{
+    ActionRule, CounterInfo, DeckInfo, EndRule, Formula, HookRef, HookSource, ParamRule, ParamSource, PhaseRule,
+    PieceKindInfo, Program, Ruleset, TerrainInfo, TriggerRule,
+};
+use crate::defs::{self, CounterDecl, Manifest, ModData, ParamKind};
+use crate::diag::did_you_mean;
+use crate::expr::{AssignOp, Ast, AstKind, BinaryOp, Span, StmtAst, UnaryOp, parse_expression, parse_statement};
+use crate::source::PathSegment as PathSeg;
+
+/// A problem found while compiling, located by key path and, for expression strings, by the
+/// byte span inside the string.
+#[derive(Clone, Debug)]
+pub struct Problem {
+    pub path: Vec<PathSeg>,
+    pub span: Option<Span>,
+    pub message: String,
+    pub suggestion: Option<String>,
+}
+
+/// Most frame slots a compiled program may use.
+const MAX_SLOTS: usize = 250;
+
+/// Compiles a mod. Every problem is reported; the ruleset is returned only when there are none.
+pub fn compile(manifest: Manifest, data: ModData, hooks: Vec<HookSource>) -> Result<Ruleset, Vec<Problem>> {
+    let names = Names::new(&data);
+    let mut c = Compiler {
+        names: &names,
+        problems: Vec::new(),
+        path: Vec::new(),
+        hook_names: IndexMap::new(),
+        strings: IndexMap::new(),
+        hook_refs: Vec::new(),
+    };
+    let mut ruleset = c.ruleset(manifest, &data, hooks);
+    if c.problems.is_empty() {
+        ruleset.hook_names = c.hook_names.keys().cloned().collect();
+        ruleset.strings = c.strings.keys().cloned().collect();
+        ruleset.hook_refs = c.hook_refs;
+        Ok(ruleset)
+    } else {
+        Err(c.problems)
+    }
+}
+
+/// Every namespace of a mod, for resolving names.
+struct Names {
+    counters: Vec<String>,
+    resources: Vec<String>,
+    stats: Vec<String>,
+    vars: Vec<String>,
+    terrain: Vec<String>,
+    piece_kinds: Vec<String>,
+    decks: Vec<String>,
+    phases: Vec<String>,
+    actions: Vec<String>,
+}
+
+impl Names {
+    fn new(data: &ModData) -> Self {
+        let keys = |m: &IndexMap<String, _>| -> Vec<String> { m.keys().cloned().collect() };
+        let phases: Vec<String> = if data.turn.phases.is_empty() {
+            vec!["main".into()]
+        } else {
+            data.turn.phases.iter().map(|p| p.id.clone()).collect()
+        };
+        Self {
+            counters: keys(&data.space_counters),
+            resources: keys(&data.resources),
+            stats: keys(&data.stats),
+            vars: keys(&data.vars),
+            terrain: data.terrain.keys().cloned().collect(),
+            piece_kinds: data.pieces.keys().cloned().collect(),
+            decks: data.decks.keys().cloned().collect(),
+            phases,
+            actions: data.actions.keys().cloned().collect(),
+        }
+    }
+}
+
+fn index_of(list: &[String], name: &str) -> Option<u16> {
+    list.iter().position(|n| n == name).map(|i| i as u16)
+}
+
+/// What an expression context allows.
+#[derive(Clone, Copy, Default)]
+struct Allow {
+    /// Dice, `random`, `distribute`: only where the game's stream may be drawn (rolls, effects).
+    dice: bool,
+    /// `chance` and `expect`: previews and computer-player scores.
+    odds: bool,
+}
+
+#[derive(Clone)]
+struct SlotInfo {
+    name: String,
+    ty: Type,
+    /// Bound to a value that always exists (me, a parameter, a loop variable): writes through it
+    /// cannot fail.
+    safe: bool,
+    /// A roll not yet made (in previews): usable only inside `expect`.
+    random: bool,
+}
+
+/// The names visible while compiling one program, and its frame layout.
+#[derive(Clone)]
+struct Scope {
+    slots: Vec<SlotInfo>,
+    visible: usize,
+    frame: usize,
+    allow: Allow,
+    in_expect: bool,
+    fallible: bool,
+}
+
+impl Scope {
+    fn new(allow: Allow) -> Self {
+        let mut scope = Self { slots: Vec::new(), visible: 0, frame: 0, allow, in_expect: false, fallible: false };
+        scope.push("me", Type::Seat, true);
+        scope
+    }
+
+    fn push(&mut self, name: &str, ty: Type, safe: bool) -> u16 {
+        self.slots.truncate(self.visible);
+        self.slots.push(SlotInfo { name: name.to_string(), ty, safe, random: false });
+        self.visible = self.slots.len();
+        self.frame = self.frame.max(self.visible);
+        (self.visible - 1) as u16
+    }
+
+    fn lookup(&self, name: &str) -> Option<(u16, &SlotInfo)> {
+        self.slots[..self.visible].iter().enumerate().rev().find(|(_, s)| s.name == name).map(|(i, s)| (i as u16, s))
+    }
+}
+
+struct Compiler<'a> {
+    names: &'a Names,
+    problems: Vec<Problem>,
+    path: Vec<PathSeg>,
+    hook_names: IndexMap<String, ()>,
+    strings: IndexMap<String, ()>,
+    hook_refs: Vec<HookRef>,
+}
+
+type Typed = (Expr, Type);
+
+impl Compiler<'_> {
+    // ----- problems and paths -----
+
+    fn problem(&mut self, span: Option<Span>, message: impl Into<String>, suggestion: Option<String>) {
+        self.problems.push(Problem { path: self.path.clone(), span, message: message.into(), suggestion });
+    }
+
+    fn at<T>(&mut self, seg: PathSeg, f: impl FnOnce(&mut Self) -> T) -> T {
+        self.path.push(seg);
+        let result = f(self);
+        self.path.pop();
+        result
+    }
+
+    fn key<T>(&mut self, key: &str, f: impl FnOnce(&mut Self) -> T) -> T {
+        self.at(PathSeg::Key(key.to_string()), f)
+    }
+
+    fn index<T>(&mut self, index: usize, f: impl FnOnce(&mut Self) -> T) -> T {
+        self.at(PathSeg::Index(index), f)
+    }
+
+    /// Reports a reference to an unknown definition, with a suggestion.
+    fn unknown(&mut self, span: Option<Span>, what: &str, name: &str, known: &[String]) {
+        let suggestion = did_you_mean(name, known.iter().map(String::as_str));
+        let message = if known.is_empty() {
+            format!("unknown {what} `{name}`: the mod declares none")
+        } else {
+            format!("unknown {what} `{name}`")
+        };
+        self.problem(span, message, suggestion);
+    }
+
+    // ----- the whole ruleset -----
+
+    fn ruleset(&mut self, manifest: Manifest, data: &ModData, hooks: Vec<HookSource>) -> Ruleset {
+        self.manifest(&manifest);
+        let space_counters = self.key("space_counters", |c| c.counters(&data.space_counters, false));
+        let resources = self.key("resources", |c| c.counters(&data.resources, false));
+        let stats = self.key("stats", |c| c.counters(&data.stats, false));
+        let vars = self.key("vars", |c| c.counters(&data.vars, true));
+        let terrain = self.key("terrain", |c| c.terrain(data));
+        let piece_kinds = self.key("pieces", |c| c.piece_kinds(data, &stats));
+        self.key("items", |c| c.items(data));
+        let card_ids: Vec<String> = data.cards.keys().cloned().collect();
+        let decks = self.key("decks", |c| c.decks(data, &card_ids));
+        self.key("board", |c| c.board_terrain(data));
+        let actions = self.key("actions", |c| {
+            data.actions.iter().map(|(id, def)| c.key(id, |c| c.action(id, def))).collect::<Vec<_>>()
+        });
+        let phases = self.key("turn", |c| c.phases(data));
+        let turn_start = self.key("turn", |c| c.key("on_start", |c| c.program(&data.turn.on_start)));
+        let turn_end = self.key("turn", |c| c.key("on_end", |c| c.program(&data.turn.on_end)));
+        let setup = self.key("setup", |c| c.key("effect", |c| c.program(&data.setup.effect)));
+        let triggers = self.key("triggers", |c| {
+            data.triggers
+                .iter()
+                .enumerate()
+                .map(|(i, t)| {
+                    c.index(i, |c| {
+                        let mut scope = Scope::new(Allow { dice: true, odds: false });
+                        let when = t.when.as_ref().and_then(|w| c.key("when", |c| c.condition(w, &mut scope)));
+                        let effect = c.key("effect", |c| c.program_in(&t.effect, scope));
+                        (t.on, TriggerRule { when, effect })
+                    })
+                })
+                .collect::<Vec<_>>()
+        });
+        let end = self.key("end", |c| c.end(&data.end));
+        Ruleset {
+            manifest,
+            data: data.clone(),
+            folder: None,
+            terrain,
+            space_counters,
+            resources,
+            stats,
+            vars,
+            piece_kinds,
+            card_ids,
+            decks,
+            actions,
+            phases,
+            setup,
+            turn_start,
+            turn_end,
+            auto_pass: data.turn.auto_pass,
+            triggers,
+            end,
+            hook_names: Vec::new(),
+            hook_refs: Vec::new(),
+            strings: Vec::new(),
+            hooks,
+        }
+    }
+
+    fn manifest(&mut self, manifest: &Manifest) {
+        let valid_id = !manifest.id.is_empty()
+            && manifest.id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+        if !valid_id {
+            self.key("id", |c| c.problem(None, "a mod id uses only lowercase letters, digits and underscores", None));
+        }
+        if manifest.api != defs::ENGINE_API_VERSION {
+            self.key("api", |c| {
+                c.problem(
+                    None,
+                    format!(
+                        "this mod targets engine API version {}, but this engine implements version {}",
+                        manifest.api,
+                        defs::ENGINE_API_VERSION
+                    ),
+                    None,
+                )
+            });
+        }
+        let seats = manifest.seats;
+        if seats.min == 0 || seats.min > seats.max {
+            self.key("seats", |c| {
+                c.problem(
+                    None,
+                    format!("seats: min {} must be at least 1 and at most max {}", seats.min, seats.max),
+                    None,
+                )
+            });
+        }
+        if let Some(default) = seats.default
+            && (default < seats.min || default > seats.max)
+        {
+            self.key("seats", |c| {
+                c.key("default", |c| {
+                    c.problem(None, format!("default {default} is outside {}..={}", seats.min, seats.max), None)
+                })
+            });
+        }
+        if !manifest.version.split('.').all(|part| part.parse::<u32>().is_ok())
+            || manifest.version.split('.').count() != 3
+        {
+            self.key("version", |c| c.problem(None, "a version is three numbers, like 1.0.0", None));
+        }
+    }
+
+    fn counters(&mut self, decls: &IndexMap<String, CounterDecl>, bare: bool) -> Vec<CounterInfo> {
+        decls
+            .iter()
+            .map(|(id, decl)| {
+                let def = decl.def();
+                let min = def.min.unwrap_or(i64::MIN);
+                let max = def.max.unwrap_or(i64::MAX);
+                if min > max {
+                    self.key(id, |c| c.problem(None, format!("min {min} is above max {max}"), None));
+                } else if def.initial < min || def.initial > max {
+                    self.key(id, |c| {
+                        c.key("initial", |c| {
+                            c.problem(None, format!("initial value {} is outside {min}..={max}", def.initial), None)
+                        })
+                    });
+                }
+                self.key(id, |c| if bare { check_name(c, id) } else { check_field_name(c, id) });
+                CounterInfo {
+                    id: id.clone(),
+                    label: def.label.clone().unwrap_or_else(|| id.clone()),
+                    initial: def.initial,
+                    min,
+                    max: max.max(min),
+                    hidden: def.hidden,
+                }
+            })
+            .collect()
+    }
+
+    fn terrain(&mut self, data: &ModData) -> Vec<TerrainInfo> {
+        data.terrain
+            .iter()
+            .map(|(id, def)| TerrainInfo {
+                id: id.clone(),
+                label: def.label.clone().unwrap_or_else(|| id.clone()),
+                color: def.color.as_deref().and_then(parse_color),
+                passable: def.passable,
+                move_cost: def.move_cost,
+                blocks_sight: def.blocks_sight,
+            })
+            .collect()
+    }
+
+    fn piece_kinds(&mut self, data: &ModData, stats: &[CounterInfo]) -> Vec<PieceKindInfo> {
+        data.pieces
+            .iter()
+            .map(|(id, def)| {
+                self.key(id, |c| {
+                    let mut values: Vec<i64> = stats.iter().map(|s| s.initial).collect();
+                    c.key("stats", |c| {
+                        for (name, value) in &def.stats {
+                            match index_of(&c.names.stats, name) {
+                                Some(i) => values[i as usize] = stats[i as usize].clamp(*value),
+                                None => c.key(name, |c| c.unknown(None, "stat", name, &c.names.stats.clone())),
+                            }
+                        }
+                    });
+                    for (i, item) in def.items.iter().enumerate() {
+                        if !data.items.contains_key(item) {
+                            let known: Vec<String> = data.items.keys().cloned().collect();
+                            c.key("items", |c| c.index(i, |c| c.unknown(None, "item", item, &known)));
+                        }
+                    }
+                    let mut move_costs: Vec<u32> =
+                        data.terrain.values().map(|t| if t.passable { t.move_cost } else { 0 }).collect();
+                    c.key("move_costs", |c| {
+                        for (name, cost) in &def.move_costs {
+                            match index_of(&c.names.terrain, name) {
+                                Some(t) => move_costs[t as usize] = *cost,
+                                None => c.key(name, |c| c.unknown(None, "terrain", name, &c.names.terrain.clone())),
+                            }
+                        }
+                    });
+                    PieceKindInfo {
+                        id: id.clone(),
+                        label: def.label.clone().unwrap_or_else(|| id.clone()),
+                        symbol: def
+                            .symbol
+                            .clone()
+                            .unwrap_or_else(|| id.chars().take(1).collect::<String>().to_uppercase()),
+                        stats: values,
+                        move_costs,
+                    }
+                })
+            })
+            .collect()
+    }
+
+    fn items(&mut self, data: &ModData) {
+        for (id, item) in &data.items {
+            if let Some(price) = item.price
+                && price < 0
+            {
+                self.key(id, |c| c.key("price", |c| c.problem(None, "a price cannot be negative", None)));
+            }
+        }
+    }
+
+    fn decks(&mut self, data: &ModData, card_ids: &[String]) -> Vec<DeckInfo> {
+        data.decks
+            .iter()
+            .map(|(id, def)| {
+                self.key(id, |c| {
+                    let mut cards = Vec::new();
+                    c.key("cards", |c| {
+                        for (card, count) in &def.cards {
+                            match index_of(card_ids, card) {
+                                Some(i) => cards.extend(std::iter::repeat_n(i, *count as usize)),
+                                None => c.key(card, |c| c.unknown(None, "card", card, card_ids)),
+                            }
+                        }
+                    });
+                    if cards.len() > 100_000 {
+                        c.problem(None, "a deck may hold at most 100000 cards", None);
+                        cards.truncate(100_000);
+                    }
+                    DeckInfo {
+                        id: id.clone(),
+                        label: def.label.clone().unwrap_or_else(|| id.clone()),
+                        cards,
+                        shuffle: def.shuffle,
+                        reshuffle: def.reshuffle,
+                        hidden: def.hidden,
+                    }
+                })
+            })
+            .collect()
+    }
+
+    fn board_terrain(&mut self, data: &ModData) {
+        for (path, name) in data.board.terrain_names() {
+            if index_of(&self.names.terrain, &name).is_none() {
+                let segs: Vec<PathSeg> = path
+                    .iter()
+                    .map(|p| p.parse::<usize>().map(PathSeg::Index).unwrap_or_else(|_| PathSeg::Key(p.clone())))
+                    .collect();
+                let full = [self.path.clone(), segs].concat();
+                let saved = std::mem::replace(&mut self.path, full);
+                self.unknown(None, "terrain", &name, &self.names.terrain.clone());
+                self.path = saved;
+            }
+        }
+        for problem in data.board.check() {
+            let segs: Vec<PathSeg> = problem
+                .path
+                .iter()
+                .map(|p| p.parse::<usize>().map(PathSeg::Index).unwrap_or_else(|_| PathSeg::Key(p.clone())))
+                .collect();
+            let full = [self.path.clone(), segs].concat();
+            let saved = std::mem::replace(&mut self.path, full);
+            self.problem(None, problem.message, problem.suggestion);
+            self.path = saved;
+        }
+    }
+
+    // ----- actions, phases, end -----
+
+    fn action(&mut self, id: &str, def: &defs::ActionDef) -> ActionRule {
+        check_field_name(self, id);
+        let mut scope = Scope::new(Allow::default());
+        let mut params = Vec::new();
+        self.key("params", |c| {
+            for (i, param) in def.params.iter().enumerate() {
+                if let Some(rule) = c.index(i, |c| c.param(param, &mut scope)) {
+                    params.push(rule);
+                }
+            }
+        });
+        if params.len() > 4 {
+            self.key("params", |c| c.problem(None, "an action has at most 4 parameters", None));
+            params.truncate(4);
+        }
+        let when = def.when.as_ref().and_then(|w| self.key("when", |c| c.condition(w, &mut scope)));
+        let params_scope = scope.clone();
+        scope.allow.dice = true;
+        let mut rolls = Vec::new();
+        self.key("rolls", |c| {
+            for (name, text) in &def.rolls {
+                c.key(name, |c| {
+                    check_name(c, name);
+                    let expr = c
+                        .typed(text, &mut scope, Some(Type::Int))
+                        .map(|(e, _)| e)
+                        .unwrap_or(Expr::Const(Value::Int(0)));
+                    scope.push(name, Type::Int, false);
+                    rolls.push((name.clone(), expr));
+                })
+            }
+        });
+        scope.allow.dice = false;
+        let success = def.success.as_ref().and_then(|s| self.key("success", |c| c.condition(s, &mut scope)));
+        if success.is_none() && (!def.on_success.is_empty() || !def.on_failure.is_empty()) && def.success.is_none() {
+            self.problem(None, "`on_success`/`on_failure` need a `success` condition", None);
+        }
+        scope.allow.dice = true;
+        let on_success = self.key("on_success", |c| c.block(&def.on_success, &mut scope));
+        let on_failure = self.key("on_failure", |c| c.block(&def.on_failure, &mut scope));
+        let effect = self.key("effect", |c| c.block(&def.effect, &mut scope));
+        let fallible = scope.fallible;
+        let frame = scope.frame;
+
+        // Previews and scores see the parameters, and the rolls only as odds.
+        let mut odds_scope = params_scope.clone();
+        odds_scope.allow = Allow { dice: false, odds: true };
+        for (name, _) in &def.rolls {
+            odds_scope.push(name, Type::Int, false);
+            odds_scope.slots.last_mut().expect("just pushed").random = true;
+        }
+        let has_success = success.is_some();
+        let preview = self.key("preview", |c| {
+            def.preview
+                .iter()
+                .filter_map(|(label, text)| {
+                    c.key(label, |c| c.odds_expr(text, &mut odds_scope.clone(), has_success))
+                        .map(|e| (label.clone(), e))
+                })
+                .collect()
+        });
+        let (ai_score, ai_min) = match &def.ai {
+            Some(ai) => {
+                let score = self
+                    .key("ai", |c| c.key("score", |c| c.odds_expr(&ai.score, &mut odds_scope.clone(), has_success)));
+                (score, ai.min)
+            }
+            None => (None, None),
+        };
+        ActionRule {
+            id: id.to_string(),
+            label: def.label.clone(),
+            description: def.description.clone(),
+            params,
+            when,
+            rolls,
+            success,
+            on_success,
+            on_failure,
+            effect,
+            preview,
+            ai_score,
+            ai_min,
+            frame: frame.max(odds_scope.frame) as u16,
+            fallible,
+        }
+    }
+
+    fn odds_expr(&mut self, text: &str, scope: &mut Scope, has_success: bool) -> Option<Expr> {
+        let (expr, ty) = self.typed(text, scope, None)?;
+        if !ty.is_numeric() && ty != Type::Bool {
+            self.problem(None, format!("expected a number, found {}", ty.describe()), None);
+            return None;
+        }
+        if contains_chance(&expr) && !has_success {
+            self.problem(None, "`chance` needs the action to have a `success` condition", None);
+        }
+        Some(expr)
+    }
+
+    fn param(&mut self, def: &defs::ParamDef, scope: &mut Scope) -> Option<ParamRule> {
+        check_name(self, &def.name);
+        if scope.lookup(&def.name).is_some() {
+            self.key("name", |c| c.problem(None, format!("`{}` is already a parameter name", def.name), None));
+        }
+        let seat_expr = |c: &mut Self, key: &str, text: &str, scope: &mut Scope| -> Option<Expr> {
+            c.key(key, |c| c.typed(text, scope, Some(Type::Seat)).map(|(e, _)| e))
+        };
+        let source = match def.kind {
+            ParamKind::Space => match (&def.owned_by, &def.adjacent_to) {
+                (Some(_), Some(_)) => {
+                    self.problem(
+                        None,
+                        "give either `owned_by` or `adjacent_to`, not both (use `where` for the other)",
+                        None,
+                    );
+                    ParamSource::AllSpaces
+                }
+                (Some(owner), None) => ParamSource::SpacesOwnedBy(seat_expr(self, "owned_by", owner, scope)?),
+                (None, Some(space)) => ParamSource::AdjacentTo(
+                    self.key("adjacent_to", |c| c.typed(space, scope, Some(Type::Space)).map(|(e, _)| e))?,
+                ),
+                (None, None) => ParamSource::AllSpaces,
+            },
+            ParamKind::Piece => match &def.owned_by {
+                Some(owner) => ParamSource::PiecesOwnedBy(seat_expr(self, "owned_by", owner, scope)?),
+                None => ParamSource::AllPieces,
+            },
+            ParamKind::Seat => ParamSource::Seats,
+            ParamKind::Number => {
+                let bound = |c: &mut Self, key: &str, text: &Option<String>, scope: &mut Scope| -> Option<Expr> {
+                    match text {
+                        Some(text) => c.key(key, |c| c.typed(text, scope, Some(Type::Int)).map(|(e, _)| e)),
+                        None => {
+                            c.problem(None, format!("a `number` parameter needs `{key}`"), None);
+                            None
+                        }
+                    }
+                };
+                let min = bound(self, "min", &def.min, scope);
+                let max = bound(self, "max", &def.max, scope);
+                ParamSource::Numbers(min?, max?)
+            }
+        };
+        if def.kind != ParamKind::Space && def.adjacent_to.is_some() {
+            self.key("adjacent_to", |c| c.problem(None, "`adjacent_to` is only for space parameters", None));
+        }
+        if matches!(def.kind, ParamKind::Seat | ParamKind::Number) && def.owned_by.is_some() {
+            self.key("owned_by", |c| c.problem(None, "`owned_by` is only for space and piece parameters", None));
+        }
+        let ty = match def.kind {
+            ParamKind::Space => Type::Space,
+            ParamKind::Seat => Type::Seat,
+            ParamKind::Piece => Type::Piece,
+            ParamKind::Number => Type::Int,
+        };
+        scope.push(&def.name, ty, true);
+        let filter = def.filter.as_ref().and_then(|f| self.key("where", |c| c.condition(f, scope)));
+        Some(ParamRule {
+            name: def.name.clone(),
+            kind: def.kind,
+            label: def.label.clone().unwrap_or_else(|| def.name.clone()),
+            source,
+            filter,
+        })
+    }
+
+    fn phases(&mut self, data: &ModData) -> Vec<PhaseRule> {
+        let all: Vec<u16> = (0..data.actions.len() as u16).collect();
+        if data.turn.phases.is_empty() {
+            return vec![PhaseRule {
+                id: "main".into(),
+                label: "Main".into(),
+                actions: all,
+                budget: vec![u32::MAX; data.actions.len()],
+                may_pass: true,
+                pass_label: data.turn.pass_label.clone(),
+                on_start: Program::default(),
+                on_end: Program::default(),
+            }];
+        }
+        self.key("phases", |c| {
+            data.turn
+                .phases
+                .iter()
+                .enumerate()
+                .map(|(i, phase)| {
+                    c.index(i, |c| {
+                        check_field_name(c, &phase.id);
+                        let mut actions = Vec::new();
+                        c.key("actions", |c| {
+                            for (j, name) in phase.actions.iter().enumerate() {
+                                match index_of(&c.names.actions, name) {
+                                    Some(a) => actions.push(a),
+                                    None => c.index(j, |c| c.unknown(None, "action", name, &c.names.actions.clone())),
+                                }
+                            }
+                        });
+                        if phase.actions.is_empty() {
+                            actions = all.clone();
+                        }
+                        let mut budget = vec![u32::MAX; data.actions.len()];
+                        c.key("budget", |c| {
+                            for (name, limit) in &phase.budget {
+                                match index_of(&c.names.actions, name) {
+                                    Some(a) => budget[a as usize] = *limit,
+                                    None => c.key(name, |c| c.unknown(None, "action", name, &c.names.actions.clone())),
+                                }
+                            }
+                        });
+                        PhaseRule {
+                            id: phase.id.clone(),
+                            label: phase.label.clone().unwrap_or_else(|| phase.id.clone()),
+                            actions,
+                            budget,
+                            may_pass: phase.may_pass,
+                            pass_label: phase.pass_label.clone().unwrap_or_else(|| data.turn.pass_label.clone()),
+                            on_start: c.key("on_start", |c| c.program(&phase.on_start)),
+                            on_end: c.key("on_end", |c| c.program(&phase.on_end)),
+                        }
+                    })
+                })
+                .collect()
+        })
+    }
+
+    fn end(&mut self, def: &defs::EndDef) -> EndRule {
+        let seat_formula = |c: &mut Self, key: &str, text: &Option<String>, want: Type| -> Option<Formula> {
+            let text = text.as_ref()?;
+            c.key(key, |c| {
+                let mut scope = Scope::new(Allow::default());
+                scope.push("seat", Type::Seat, true);
+                let (expr, _) = c.typed(text, &mut scope, Some(want))?;
+                Some(Formula { expr, frame: scope.frame as u16 })
+            })
+        };
+        let eliminate = seat_formula(self, "eliminate", &def.eliminate, Type::Bool);
+        let win = seat_formula(self, "win", &def.win, Type::Bool);
+        let draw_shares = seat_formula(self, "draw_shares", &def.draw_shares, Type::Int);
+        if def.turn_limit == 0 {
+            self.key("turn_limit", |c| c.problem(None, "the turn limit must be at least 1", None));
+        }
+        EndRule { eliminate, win, last_seat_wins: def.last_seat_wins, draw_shares, turn_limit: def.turn_limit.max(1) }
+    }
+
+    // ----- programs and statements -----
+
+    fn program(&mut self, stmts: &[defs::Stmt]) -> Program {
+        self.program_in(stmts, Scope::new(Allow { dice: true, odds: false }))
+    }
+
+    fn program_in(&mut self, stmts: &[defs::Stmt], mut scope: Scope) -> Program {
+        let block = self.block(stmts, &mut scope);
+        Program { block, frame: scope.frame as u16, fallible: scope.fallible }
+    }
+
+    fn block(&mut self, stmts: &[defs::Stmt], scope: &mut Scope) -> Block {
+        let visible = scope.visible;
+        let block = stmts.iter().enumerate().filter_map(|(i, stmt)| self.index(i, |c| c.stmt(stmt, scope))).collect();
+        scope.visible = visible;
+        block
+    }
+
+    fn stmt(&mut self, stmt: &defs::Stmt, scope: &mut Scope) -> Option<Stmt> {
+        match stmt {
+            defs::Stmt::Line(text) => {
+                let ast = match parse_statement(text) {
+                    Ok(ast) => ast,
+                    Err(e) => {
+                        self.problem(Some(e.span), e.message, None);
+                        return None;
+                    }
+                };
+                self.stmt_ast(ast, scope)
+            }
+            defs::Stmt::If(block) => {
+                let condition = self.key("if", |c| c.condition(&block.condition, scope))?;
+                let then = self.key("then", |c| c.block(&block.then, scope));
+                let otherwise = self.key("else", |c| c.block(&block.otherwise, scope));
+                Some(Stmt::If(condition, then, otherwise))
+            }
+            defs::Stmt::ForEach(block) => {
+                let (kind, ty, name) = match block.for_each {
+                    ParamKind::Seat => (LoopKind::Seat, Type::Seat, "seat"),
+                    ParamKind::Space => (LoopKind::Space, Type::Space, "space"),
+                    ParamKind::Piece => (LoopKind::Piece, Type::Piece, "piece"),
+                    ParamKind::Number => {
+                        self.key("for_each", |c| c.problem(None, "loops run over `seat`, `space` or `piece`", None));
+                        return None;
+                    }
+                };
+                let visible = scope.visible;
+                let slot = scope.push(name, ty, true);
+                let filter = block.filter.as_ref().and_then(|f| self.key("where", |c| c.condition(f, scope)));
+                let body = self.key("do", |c| c.block(&block.body, scope));
+                scope.visible = visible;
+                Some(Stmt::ForEach { kind, slot, filter, body })
+            }
+        }
+    }
+
+    fn stmt_ast(&mut self, ast: StmtAst, scope: &mut Scope) -> Option<Stmt> {
+        match ast {
+            StmtAst::Let { name, name_span, value } => {
+                if is_reserved(&name) {
+                    self.problem(Some(name_span), format!("`{name}` is a reserved name"), None);
+                    return None;
+                }
+                let (expr, ty) = self.expr(&value, scope)?;
+                if scope.slots.len() >= MAX_SLOTS {
+                    self.problem(Some(name_span), "too many local names in one effect list", None);
+                    return None;
+                }
+                let slot = scope.push(&name, ty, false);
+                Some(Stmt::Let(slot, expr))
+            }
+            StmtAst::Assign { place, op, value } => {
+                let (place, place_ty) = self.place(&place, scope)?;
+                let mode = match op {
+                    AssignOp::Set => AssignMode::Set,
+                    AssignOp::Add => AssignMode::Add,
+                    AssignOp::Sub => AssignMode::Sub,
+                };
+                if mode != AssignMode::Set && place_ty != Type::Int {
+                    self.problem(
+                        Some(value.span),
+                        format!("`+=` and `-=` need a number, this is {}", place_ty.describe()),
+                        None,
+                    );
+                    return None;
+                }
+                let (expr, _) = self.expect_type(&value, scope, place_ty)?;
+                Some(Stmt::Assign(place, mode, expr))
+            }
+            StmtAst::Call(ast) => {
+                let AstKind::Call(name, name_span, args) = &ast.kind else { return None };
+                if let Some(proc) = self.procedure(name, *name_span, args, scope) {
+                    return proc;
+                }
+                let (expr, _) = self.expr(&ast, scope)?;
+                Some(Stmt::Eval(expr))
+            }
+        }
+    }
+
+    /// Compiles a procedure call; `None` when `name` is not a procedure (it may be a function).
+    fn procedure(&mut self, name: &str, name_span: Span, args: &[Ast], scope: &mut Scope) -> Option<Option<Stmt>> {
+        let (proc, expected): (Proc, Vec<Type>) = match name {
+            "end_turn" => (Proc::EndTurn, vec![]),
+            "leave" => (Proc::Leave, vec![Type::Seat]),
+            "eliminate" => (Proc::Eliminate, vec![Type::Seat]),
+            "win" => (Proc::Win, vec![Type::Seat]),
+            "draw" => (Proc::Draw, vec![]),
+            "deal_spaces" => (Proc::DealSpaces, vec![]),
+            "remove" => (Proc::Remove, vec![Type::Piece]),
+            "log" => (Proc::Log, vec![Type::Text]),
+            "place" | "shuffle" | "draw_cards" => {
+                let Some(first) = args.first() else {
+                    self.problem(Some(name_span), format!("`{name}` needs arguments"), None);
+                    return Some(None);
+                };
+                let AstKind::Str(id) = &first.kind else {
+                    self.problem(Some(first.span), format!("the first argument of `{name}` is a quoted name"), None);
+                    return Some(None);
+                };
+                let (list, what) =
+                    if name == "place" { (&self.names.piece_kinds, "piece kind") } else { (&self.names.decks, "deck") };
+                let Some(index) = index_of(list, id) else {
+                    let list = list.clone();
+                    self.unknown(Some(first.span), what, id, &list);
+                    return Some(None);
+                };
+                match name {
+                    "place" => (Proc::Place(index), vec![Type::Text, Type::Seat, Type::Space]),
+                    "shuffle" => (Proc::Shuffle(index), vec![Type::Text]),
+                    _ => (Proc::DrawCards(index), vec![Type::Text, Type::Seat, Type::Int]),
+                }
+            }
+            "hook" => {
+                let (expr, _) = self.hook_call(name_span, args, scope)?;
+                let Expr::Call(Func::Hook(index), args) = expr else { return Some(None) };
+                return Some(Some(Stmt::Proc(Proc::Hook(index), args)));
+            }
+            _ => return None,
+        };
+        if !scope.allow.dice {
+            self.problem(Some(name_span), format!("`{name}` changes the game and cannot be used here"), None);
+            return Some(None);
+        }
+        if args.len() != expected.len() {
+            self.problem(
+                Some(name_span),
+                format!("`{name}` takes {} argument{}, not {}", expected.len(), plural(expected.len()), args.len()),
+                None,
+            );
+            return Some(None);
+        }
+        let mut compiled = Vec::new();
+        for (arg, ty) in args.iter().zip(&expected) {
+            if *ty == Type::Text {
+                if !matches!(arg.kind, AstKind::Str(_)) {
+                    self.problem(Some(arg.span), "expected a quoted text", None);
+                    return Some(None);
+                }
+                compiled.push(Expr::Const(Value::Nil));
+                continue;
+            }
+            let (expr, _) = self.expect_type(arg, scope, *ty)?;
+            if !is_safe(&expr, scope) {
+                scope.fallible = true;
+            }
+            compiled.push(expr);
+        }
+        if let (Proc::Log, Some(AstKind::Str(text))) = (proc, args.first().map(|a| &a.kind)) {
+            let (index, _) = self.strings.insert_full(text.clone(), ());
+            let index = index as u16;
+            return Some(Some(Stmt::Proc(Proc::Log, vec![Expr::Const(Value::Id(index))])));
+        }
+        Some(Some(Stmt::Proc(proc, compiled)))
+    }
+
+    fn place(&mut self, ast: &Ast, scope: &mut Scope) -> Option<(Place, Type)> {
+        match &ast.kind {
+            AstKind::Name(name) => {
+                if let Some(var) = index_of(&self.names.vars, name) {
+                    if scope.lookup(name).is_none() {
+                        return Some((Place::Var(var), Type::Int));
+                    }
+                }
+                let suggestion = did_you_mean(name, self.names.vars.iter().map(String::as_str));
+                self.problem(
+                    Some(ast.span),
+                    format!("cannot assign to `{name}`: only game variables (`[vars]`) and fields can be assigned"),
+                    suggestion,
+                );
+                None
+            }
+            AstKind::Field(base, field, field_span) => {
+                let (base_expr, base_ty) = self.expr(base, scope)?;
+                if !is_safe(&base_expr, scope) {
+                    scope.fallible = true;
+                }
+                match base_ty {
+                    Type::Space => match field.as_str() {
+                        "owner" => Some((Place::SpaceOwner(base_expr), Type::Seat)),
+                        _ => match index_of(&self.names.counters, field) {
+                            Some(i) => Some((Place::SpaceCounter(base_expr, i), Type::Int)),
+                            None => {
+                                let known = [self.names.counters.clone(), vec!["owner".into()]].concat();
+                                self.unknown(Some(*field_span), "space field", field, &known);
+                                None
+                            }
+                        },
+                    },
+                    Type::Seat => match index_of(&self.names.resources, field) {
+                        Some(i) => Some((Place::SeatResource(base_expr, i), Type::Int)),
+                        None => {
+                            self.unknown(Some(*field_span), "seat resource", field, &self.names.resources.clone());
+                            None
+                        }
+                    },
+                    Type::Piece => match field.as_str() {
+                        "owner" => Some((Place::PieceOwner(base_expr), Type::Seat)),
+                        "space" => Some((Place::PieceSpace(base_expr), Type::Space)),
+                        _ => match index_of(&self.names.stats, field) {
+                            Some(i) => Some((Place::PieceStat(base_expr, i), Type::Int)),
+                            None => {
+                                let known = [self.names.stats.clone(), vec!["owner".into(), "space".into()]].concat();
+                                self.unknown(Some(*field_span), "piece field", field, &known);
+                                None
+                            }
+                        },
+                    },
+                    other => {
+                        self.problem(Some(base.span), format!("{} has no fields to assign", other.describe()), None);
+                        None
+                    }
+                }
+            }
+            _ => {
+                self.problem(Some(ast.span), "only a game variable or a field (like `to.owner`) can be assigned", None);
+                None
+            }
+        }
+    }
+
+    // ----- expressions -----
+
+    fn condition(&mut self, text: &str, scope: &mut Scope) -> Option<Expr> {
+        self.typed(text, scope, Some(Type::Bool)).map(|(e, _)| e)
+    }
+
+    /// Parses and compiles an expression string, checking its type when one is wanted.
+    fn typed(&mut self, text: &str, scope: &mut Scope, want: Option<Type>) -> Option<Typed> {
+        let ast = match parse_expression(text) {
+            Ok(ast) => ast,
+            Err(e) => {
+                self.problem(Some(e.span), e.message, None);
+                return None;
+            }
+        };
+        match want {
+            Some(ty) => self.expect_type(&ast, scope, ty),
+            None => self.expr(&ast, scope),
+        }
+    }
+
+    fn expect_type(&mut self, ast: &Ast, scope: &mut Scope, want: Type) -> Option<Typed> {
+        // A quoted name where a definition id is wanted is resolved in that namespace.
+        if let (AstKind::Str(name), Type::Id(kind)) = (&ast.kind, want) {
+            return self.resolve_id(kind, name, ast.span).map(|e| (e, want));
+        }
+        let (expr, ty) = self.expr(ast, scope)?;
+        let fits = ty == want
+            || (want == Type::Num && ty == Type::Int)
+            || (ty == Type::Nil && matches!(want, Type::Seat | Type::Space | Type::Piece));
+        if !fits {
+            self.problem(Some(ast.span), format!("expected {}, found {}", want.describe(), ty.describe()), None);
+            return None;
+        }
+        Some((expr, want))
+    }
+
+    fn resolve_id(&mut self, kind: IdKind, name: &str, span: Span) -> Option<Expr> {
+        let (list, what) = match kind {
+            IdKind::Terrain => (&self.names.terrain, "terrain"),
+            IdKind::PieceKind => (&self.names.piece_kinds, "piece kind"),
+            IdKind::Phase => (&self.names.phases, "phase"),
+        };
+        match index_of(list, name) {
+            Some(i) => Some(Expr::Const(Value::Id(i))),
+            None => {
+                let list = list.clone();
+                self.unknown(Some(span), what, name, &list);
+                None
+            }
+        }
+    }
+
+    fn expr(&mut self, ast: &Ast, scope: &mut Scope) -> Option<Typed> {
+        let span = Some(ast.span);
+        match &ast.kind {
+            AstKind::Int(n) => Some((Expr::Const(Value::Int(*n)), Type::Int)),
+            AstKind::Float(x) => Some((Expr::Const(Value::Num(*x)), Type::Num)),
+            AstKind::Bool(b) => Some((Expr::Const(Value::Bool(*b)), Type::Bool)),
+            AstKind::Nil => Some((Expr::Const(Value::Nil), Type::Nil)),
+            AstKind::Str(_) => {
+                self.problem(
+                    span,
+                    "a quoted name is only allowed where it names something, e.g. `space.terrain == \"water\"`",
+                    None,
+                );
+                None
+            }
+            AstKind::Name(name) => self.name(name, ast.span, scope),
+            AstKind::Field(base, field, field_span) => self.field(base, field, *field_span, scope),
+            AstKind::Call(name, name_span, args) => self.call(name, *name_span, args, ast.span, scope),
+            AstKind::Unary(UnaryOp::Neg, operand) => {
+                let (e, ty) = self.expr(operand, scope)?;
+                if !ty.is_numeric() {
+                    self.problem(Some(operand.span), format!("cannot negate {}", ty.describe()), None);
+                    return None;
+                }
+                Some((Expr::Unary(UnaryOp::Neg, Box::new(e)), ty))
+            }
+            AstKind::Unary(UnaryOp::Not, operand) => {
+                let (e, _) = self.expect_type(operand, scope, Type::Bool)?;
+                Some((Expr::Unary(UnaryOp::Not, Box::new(e)), Type::Bool))
+            }
+            AstKind::Binary(op, left, right) => self.binary(*op, left, right, scope),
+            AstKind::Dice(count, sides) => self.dice(count, sides, DiceMode::Sum, ast.span, scope),
+        }
+    }
+
+    fn name(&mut self, name: &str, span: Span, scope: &mut Scope) -> Option<Typed> {
+        if let Some((slot, info)) = scope.lookup(name) {
+            if info.random && !scope.in_expect {
+                self.problem(
+                    Some(span),
+                    format!("the roll `{name}` is not made before the action; use `expect({name})` for its mean or `chance` for the odds of success"),
+                    None,
+                );
+                return None;
+            }
+            return Some((Expr::Slot(slot), info.ty));
+        }
+        let read = match name {
+            "turn" => Some((Read::Turn, Type::Int)),
+            "round" => Some((Read::Round, Type::Int)),
+            "current" => Some((Read::CurrentSeat, Type::Seat)),
+            "phase" => Some((Read::Phase, Type::Id(IdKind::Phase))),
+            _ => None,
+        };
+        if let Some((read, ty)) = read {
+            return Some((Expr::Read(read), ty));
+        }
+        if name == "chance" {
+            if !scope.allow.odds {
+                self.problem(Some(span), "`chance` is only available in an action's `preview` and `ai.score`", None);
+                return None;
+            }
+            return Some((Expr::Chance, Type::Num));
+        }
+        if let Some(var) = index_of(&self.names.vars, name) {
+            return Some((Expr::Read(Read::Var(var)), Type::Int));
+        }
+        let mut known: Vec<String> = scope.slots[..scope.visible].iter().map(|s| s.name.clone()).collect();
+        known.extend(self.names.vars.iter().cloned());
+        known.extend(["turn", "round", "current", "phase"].map(String::from));
+        if scope.allow.odds {
+            known.push("chance".into());
+        }
+        self.unknown(Some(span), "name", name, &known);
+        None
+    }
+
+    fn field(&mut self, base: &Ast, field: &str, field_span: Span, scope: &mut Scope) -> Option<Typed> {
+        let (base_expr, base_ty) = self.expr(base, scope)?;
+        let b = Box::new(base_expr);
+        let typed = match base_ty {
+            Type::Space => match field {
+                "owner" => (Expr::Read(Read::SpaceOwner(b)), Type::Seat),
+                "terrain" => (Expr::Read(Read::SpaceTerrain(b)), Type::Id(IdKind::Terrain)),
+                "home" => (Expr::Read(Read::SpaceHome(b)), Type::Seat),
+                _ => match index_of(&self.names.counters, field) {
+                    Some(i) => (Expr::Read(Read::SpaceCounter(b, i)), Type::Int),
+                    None => {
+                        let known =
+                            [self.names.counters.clone(), ["owner", "terrain", "home"].map(String::from).to_vec()]
+                                .concat();
+                        self.unknown(Some(field_span), "space field", field, &known);
+                        return None;
+                    }
+                },
+            },
+            Type::Seat => match field {
+                "number" => (Expr::Read(Read::SeatNumber(b)), Type::Int),
+                _ => match index_of(&self.names.resources, field) {
+                    Some(i) => (Expr::Read(Read::SeatResource(b, i)), Type::Int),
+                    None => {
+                        let known = [self.names.resources.clone(), vec!["number".into()]].concat();
+                        self.unknown(Some(field_span), "seat field", field, &known);
+                        return None;
+                    }
+                },
+            },
+            Type::Piece => match field {
+                "owner" => (Expr::Read(Read::PieceOwner(b)), Type::Seat),
+                "space" => (Expr::Read(Read::PieceSpace(b)), Type::Space),
+                "kind" => (Expr::Read(Read::PieceKind(b)), Type::Id(IdKind::PieceKind)),
+                _ => match index_of(&self.names.stats, field) {
+                    Some(i) => (Expr::Read(Read::PieceStat(b, i)), Type::Int),
+                    None => {
+                        let known =
+                            [self.names.stats.clone(), ["owner", "space", "kind"].map(String::from).to_vec()].concat();
+                        self.unknown(Some(field_span), "piece field", field, &known);
+                        return None;
+                    }
+                },
+            },
+            other => {
+                self.problem(Some(base.span), format!("{} has no fields (found `.{field}`)", other.describe()), None);
+                return None;
+            }
+        };
+        Some(typed)
+    }
+
+    fn binary(&mut self, op: BinaryOp, left: &Ast, right: &Ast, scope: &mut Scope) -> Option<Typed> {
+        match op {
+            BinaryOp::And | BinaryOp::Or => {
+                let (a, _) = self.expect_type(left, scope, Type::Bool)?;
+                let (b, _) = self.expect_type(right, scope, Type::Bool)?;
+                let e = if op == BinaryOp::And {
+                    Expr::And(Box::new(a), Box::new(b))
+                } else {
+                    Expr::Or(Box::new(a), Box::new(b))
+                };
+                Some((e, Type::Bool))
+            }
+            BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => {
+                let (a, ta) = self.expr(left, scope)?;
+                let (b, tb) = self.expr(right, scope)?;
+                for (ty, side) in [(ta, left), (tb, right)] {
+                    if !ty.is_numeric() {
+                        self.problem(
+                            Some(side.span),
+                            format!("`{}` needs numbers, found {}", op.symbol(), ty.describe()),
+                            None,
+                        );
+                        return None;
+                    }
+                }
+                let float = ta == Type::Num || tb == Type::Num;
+                let arith = match op {
+                    BinaryOp::Add => ArithOp::Add,
+                    BinaryOp::Sub => ArithOp::Sub,
+                    BinaryOp::Mul => ArithOp::Mul,
+                    BinaryOp::Div => ArithOp::Div,
+                    _ => ArithOp::Rem,
+                };
+                if matches!(arith, ArithOp::Div | ArithOp::Rem)
+                    && !float
+                    && !matches!(b, Expr::Const(Value::Int(n)) if n != 0)
+                {
+                    scope.fallible = true;
+                }
+                let ty = if float { Type::Num } else { Type::Int };
+                Some((Expr::Arith(arith, float, Box::new(a), Box::new(b)), ty))
+            }
+            BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => {
+                let cmp = match op {
+                    BinaryOp::Eq => CmpOp::Eq,
+                    BinaryOp::Ne => CmpOp::Ne,
+                    BinaryOp::Lt => CmpOp::Lt,
+                    BinaryOp::Le => CmpOp::Le,
+                    BinaryOp::Gt => CmpOp::Gt,
+                    _ => CmpOp::Ge,
+                };
+                // A quoted name compared with a definition id is resolved against that id's kind.
+                let (a, ta, b, tb) = match (&left.kind, &right.kind) {
+                    (AstKind::Str(_), AstKind::Str(_)) => {
+                        self.problem(
+                            Some(left.span),
+                            "comparing two quoted names is always the same; compare a field with a name",
+                            None,
+                        );
+                        return None;
+                    }
+                    (AstKind::Str(_), _) => {
+                        let (b, tb) = self.expr(right, scope)?;
+                        let (a, ta) = self.expect_type(left, scope, tb)?;
+                        (a, ta, b, tb)
+                    }
+                    (_, AstKind::Str(_)) => {
+                        let (a, ta) = self.expr(left, scope)?;
+                        if !matches!(ta, Type::Id(_)) {
+                            self.problem(
+                                Some(right.span),
+                                format!("cannot compare {} with a quoted name", ta.describe()),
+                                None,
+                            );
+                            return None;
+                        }
+                        let (b, tb) = self.expect_type(right, scope, ta)?;
+                        (a, ta, b, tb)
+                    }
+                    _ => {
+                        let (a, ta) = self.expr(left, scope)?;
+                        let (b, tb) = self.expr(right, scope)?;
+                        (a, ta, b, tb)
+                    }
+                };
+                let ordered = !matches!(cmp, CmpOp::Eq | CmpOp::Ne);
+                let comparable = if ordered {
+                    ta.is_numeric() && tb.is_numeric()
+                } else {
+                    ta == tb || (ta.is_numeric() && tb.is_numeric()) || ta == Type::Nil || tb == Type::Nil
+                };
+                if !comparable {
+                    self.problem(
+                        Some(left.span.to(right.span)),
+                        format!("cannot compare {} with {} using `{}`", ta.describe(), tb.describe(), op.symbol()),
+                        None,
+                    );
+                    return None;
+                }
+                Some((Expr::Compare(cmp, Box::new(a), Box::new(b)), Type::Bool))
+            }
+        }
+    }
+
+    fn dice(&mut self, count: &Ast, sides: &Ast, mode: DiceMode, span: Span, scope: &mut Scope) -> Option<Typed> {
+        if !scope.allow.dice && !scope.in_expect {
+            self.problem(
+                Some(span),
+                "dice can only be rolled in an action's `rolls` and in effects (previews use `expect(...)`)",
+                None,
+            );
+            return None;
+        }
+        let (count, _) = self.expect_type(count, scope, Type::Int)?;
+        let (sides, _) = self.expect_type(sides, scope, Type::Int)?;
+        if let Expr::Const(Value::Int(n)) = sides
+            && !(1..=1000).contains(&n)
+        {
+            self.problem(Some(span), format!("a die has 1 to 1000 sides, not {n}"), None);
+            return None;
+        }
+        Some((Expr::Dice { count: Box::new(count), sides: Box::new(sides), mode }, Type::Int))
+    }
+
+    fn call(&mut self, name: &str, name_span: Span, args: &[Ast], span: Span, scope: &mut Scope) -> Option<Typed> {
+        let arity = |c: &mut Self, n: usize| -> bool {
+            if args.len() == n {
+                true
+            } else {
+                c.problem(
+                    Some(name_span),
+                    format!("`{name}` takes {n} argument{}, not {}", plural(n), args.len()),
+                    None,
+                );
+                false
+            }
+        };
+        match name {
+            "min" | "max" => {
+                if args.len() < 2 {
+                    self.problem(Some(name_span), format!("`{name}` takes at least 2 arguments"), None);
+                    return None;
+                }
+                let mut compiled = Vec::new();
+                let mut float = false;
+                for arg in args {
+                    let (e, ty) = self.expr(arg, scope)?;
+                    if !ty.is_numeric() {
+                        self.problem(Some(arg.span), format!("`{name}` needs numbers, found {}", ty.describe()), None);
+                        return None;
+                    }
+                    float |= ty == Type::Num;
+                    compiled.push(e);
+                }
+                let func = if name == "min" { Func::Min } else { Func::Max };
+                Some((Expr::Call(func, compiled), if float { Type::Num } else { Type::Int }))
+            }
+            "abs" => {
+                if !arity(self, 1) {
+                    return None;
+                }
+                let (e, ty) = self.expr(&args[0], scope)?;
+                if !ty.is_numeric() {
+                    self.problem(Some(args[0].span), "`abs` needs a number", None);
+                    return None;
+                }
+                Some((Expr::Call(Func::Abs, vec![e]), ty))
+            }
+            "clamp" => {
+                if !arity(self, 3) {
+                    return None;
+                }
+                let mut compiled = Vec::new();
+                for arg in args {
+                    compiled.push(self.expect_type(arg, scope, Type::Int)?.0);
+                }
+                Some((Expr::Call(Func::Clamp, compiled), Type::Int))
+            }
+            "if" => {
+                if !arity(self, 3) {
+                    return None;
+                }
+                let (c, _) = self.expect_type(&args[0], scope, Type::Bool)?;
+                let (a, ta) = self.expr(&args[1], scope)?;
+                let (b, tb) = self.expr(&args[2], scope)?;
+                let ty = if ta == tb {
+                    ta
+                } else if ta.is_numeric() && tb.is_numeric() {
+                    Type::Num
+                } else if ta == Type::Nil {
+                    tb
+                } else if tb == Type::Nil {
+                    ta
+                } else {
+                    self.problem(
+                        Some(span),
+                        format!("both branches must have the same type, found {} and {}", ta.describe(), tb.describe()),
+                        None,
+                    );
+                    return None;
+                };
+                Some((Expr::If(Box::new(c), Box::new(a), Box::new(b)), ty))
+            }
+            "dice" | "highest" | "lowest" => {
+                if !arity(self, 2) {
+                    return None;
+                }
+                let mode = match name {
+                    "dice" => DiceMode::Sum,
+                    "highest" => DiceMode::Highest,
+                    _ => DiceMode::Lowest,
+                };
+                self.dice(&args[0], &args[1], mode, span, scope)
+            }
+            "successes" => {
+                if !arity(self, 3) {
+                    return None;
+                }
+                let threshold = match args[2].kind {
+                    AstKind::Int(t) => t,
+                    _ => {
+                        self.problem(
+                            Some(args[2].span),
+                            "the threshold of `successes` is a whole number written out",
+                            None,
+                        );
+                        return None;
+                    }
+                };
+                self.dice(&args[0], &args[1], DiceMode::AtLeast(threshold), span, scope)
+            }
+            "owned" | "largest_group" => {
+                if !arity(self, 1) {
+                    return None;
+                }
+                let (e, _) = self.expect_type(&args[0], scope, Type::Seat)?;
+                let func = if name == "owned" { Func::Owned } else { Func::LargestGroup };
+                Some((Expr::Call(func, vec![e]), Type::Int))
+            }
+            "adjacent" | "distance" => {
+                if !arity(self, 2) {
+                    return None;
+                }
+                let (a, _) = self.expect_type(&args[0], scope, Type::Space)?;
+                let (b, _) = self.expect_type(&args[1], scope, Type::Space)?;
+                let (func, ty) =
+                    if name == "adjacent" { (Func::Adjacent, Type::Bool) } else { (Func::Distance, Type::Int) };
+                Some((Expr::Call(func, vec![a, b]), ty))
+            }
+            "pieces_at" => {
+                if !arity(self, 1) {
+                    return None;
+                }
+                let (a, _) = self.expect_type(&args[0], scope, Type::Space)?;
+                Some((Expr::Call(Func::PiecesAt, vec![a]), Type::Int))
+            }
+            "active_seats" | "seat_count" | "space_count" => {
+                if !arity(self, 0) {
+                    return None;
+                }
+                let func = match name {
+                    "active_seats" => Func::ActiveSeats,
+                    "seat_count" => Func::SeatCount,
+                    _ => Func::SpaceCount,
+                };
+                Some((Expr::Call(func, vec![]), Type::Int))
+            }
+            "random" => {
+                if !arity(self, 2) {
+                    return None;
+                }
+                if !scope.allow.dice {
+                    self.problem(
+                        Some(name_span),
+                        "`random` draws from the game's stream and is only allowed in rolls and effects",
+                        None,
+                    );
+                    return None;
+                }
+                let (a, _) = self.expect_type(&args[0], scope, Type::Int)?;
+                let (b, _) = self.expect_type(&args[1], scope, Type::Int)?;
+                Some((Expr::Call(Func::Random, vec![a, b]), Type::Int))
+            }
+            "distribute" => {
+                if !arity(self, 4) {
+                    return None;
+                }
+                if !scope.allow.dice {
+                    self.problem(Some(name_span), "`distribute` changes the game and is only allowed in effects", None);
+                    return None;
+                }
+                let AstKind::Str(counter) = &args[0].kind else {
+                    self.problem(
+                        Some(args[0].span),
+                        "the first argument of `distribute` is a quoted space counter name",
+                        None,
+                    );
+                    return None;
+                };
+                let Some(index) = index_of(&self.names.counters, counter) else {
+                    self.unknown(Some(args[0].span), "space counter", counter, &self.names.counters.clone());
+                    return None;
+                };
+                let (amount, _) = self.expect_type(&args[1], scope, Type::Int)?;
+                let (seat, _) = self.expect_type(&args[2], scope, Type::Seat)?;
+                let (cap, _) = self.expect_type(&args[3], scope, Type::Int)?;
+                Some((Expr::Call(Func::Distribute(index), vec![amount, seat, cap]), Type::Int))
+            }
+            "expect" => {
+                if !arity(self, 1) {
+                    return None;
+                }
+                if !scope.allow.odds {
+                    self.problem(
+                        Some(name_span),
+                        "`expect` is only available in an action's `preview` and `ai.score`",
+                        None,
+                    );
+                    return None;
+                }
+                let was = scope.in_expect;
+                scope.in_expect = true;
+                let inner = self.expr(&args[0], scope);
+                scope.in_expect = was;
+                let (e, ty) = inner?;
+                if !ty.is_numeric() && ty != Type::Bool {
+                    self.problem(Some(args[0].span), "`expect` needs a number", None);
+                    return None;
+                }
+                Some((Expr::Expect(Box::new(e)), Type::Num))
+            }
+            "hook" => self.hook_call(name_span, args, scope),
+            "end_turn" | "leave" | "eliminate" | "win" | "draw" | "deal_spaces" | "place" | "remove" | "shuffle"
+            | "draw_cards" | "log" => {
+                self.problem(
+                    Some(name_span),
+                    format!("`{name}` is a statement; it cannot be part of an expression"),
+                    None,
+                );
+                None
+            }
+            _ => {
+                let suggestion = did_you_mean(name, FUNCTIONS.iter().copied());
+                self.problem(Some(name_span), format!("unknown function `{name}`"), suggestion);
+                None
+            }
+        }
+    }
+
+    fn hook_call(&mut self, name_span: Span, args: &[Ast], scope: &mut Scope) -> Option<Typed> {
+        let Some(first) = args.first() else {
+            self.problem(Some(name_span), "`hook` needs the hook function's name, e.g. hook(\"damage\", target)", None);
+            return None;
+        };
+        let AstKind::Str(function) = &first.kind else {
+            self.problem(Some(first.span), "the first argument of `hook` is the function's quoted name", None);
+            return None;
+        };
+        if args.len() > 8 {
+            self.problem(Some(name_span), "`hook` passes at most 7 arguments", None);
+            return None;
+        }
+        let (index, _) = self.hook_names.insert_full(function.clone(), ());
+        let index = index as u16;
+        self.hook_refs.push(HookRef { name: function.clone(), path: self.path.clone(), span: first.span });
+        let mut compiled = Vec::new();
+        for arg in &args[1..] {
+            compiled.push(self.expr(arg, scope)?.0);
+        }
+        scope.fallible = true;
+        Some((Expr::Call(Func::Hook(index), compiled), Type::Int))
+    }
+}
+
+/// Every function name, for suggestions.
+const FUNCTIONS: &[&str] = &[
+    "min",
+    "max",
+    "abs",
+    "clamp",
+    "if",
+    "dice",
+    "highest",
+    "lowest",
+    "successes",
+    "owned",
+    "largest_group",
+    "adjacent",
+    "distance",
+    "pieces_at",
+    "active_seats",
+    "seat_count",
+    "space_count",
+    "random",
+    "distribute",
+    "expect",
+    "hook",
+    "end_turn",
+    "leave",
+    "eliminate",
+    "win",
+    "draw",
+    "deal_spaces",
+    "place",
+    "remove",
+    "shuffle",
+    "draw_cards",
+    "log",
+];
+
+fn is_reserved(name: &str) -> bool {
+    matches!(
+        name,
+        "me" | "turn"
+            | "round"
+            | "current"
+            | "phase"
+            | "chance"
+            | "true"
+            | "false"
+            | "none"
+            | "and"
+            | "or"
+            | "not"
+            | "let"
+    ) || FUNCTIONS.contains(&name)
+}
+
+/// Whether an expression is a frame slot bound to a value that always exists.
+fn is_safe(expr: &Expr, scope: &Scope) -> bool {
+    match expr {
+        Expr::Slot(slot) => scope.slots.get(*slot as usize).is_some_and(|s| s.safe),
+        Expr::Read(Read::CurrentSeat) => true,
+        _ => false,
+    }
+}
+
+fn contains_chance(expr: &Expr) -> bool {
+    match expr {
+        Expr::Chance => true,
+        Expr::Const(_) | Expr::Slot(_) => false,
+        Expr::Unary(_, e) | Expr::Expect(e) => contains_chance(e),
+        Expr::Arith(_, _, a, b) | Expr::Compare(_, a, b) | Expr::And(a, b) | Expr::Or(a, b) => {
+            contains_chance(a) || contains_chance(b)
+        }
+        Expr::If(a, b, c) => contains_chance(a) || contains_chance(b) || contains_chance(c),
+        Expr::Read(_) => false,
+        Expr::Call(_, args) => args.iter().any(contains_chance),
+        Expr::Dice { count, sides, .. } => contains_chance(count) || contains_chance(sides),
+    }
+}
+
+/// Names read as fields (`space.dice`) need only be valid identifiers; they cannot clash with
+/// functions or keywords.
+fn check_field_name(c: &mut Compiler, name: &str) {
+    let ok = name.chars().next().is_some_and(|ch| ch.is_ascii_alphabetic() || ch == '_')
+        && name.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_');
+    if !ok {
+        c.problem(
+            None,
+            format!("`{name}` is not a valid name: use letters, digits and underscores, starting with a letter"),
+            None,
+        );
+    }
+}
+
+/// Names used bare in expressions (variables, parameters, rolls, locals) must be identifiers
+/// and must not be keywords or function names.
+fn check_name(c: &mut Compiler, name: &str) {
+    let ok = name.chars().next().is_some_and(|ch| ch.is_ascii_alphabetic() || ch == '_')
+        && name.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_');
+    if !ok {
+        c.problem(
+            None,
+            format!("`{name}` is not a valid name: use letters, digits and underscores, starting with a letter"),
+            None,
+        );
+    } else if is_reserved(name) {
+        c.problem(None, format!("`{name}` is a reserved word of the rules language"), None);
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+fn parse_color(text: &str) -> Option<[u8; 3]> {
+    let hex = text.strip_prefix('#')?;
+    if hex.len() != 6 {
+        return None;
+    }
+    let byte = |i: usize| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok();
+    Some([byte(0)?, byte(2)?, byte(4)?])
+}

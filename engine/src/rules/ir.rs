@@ -1,0 +1,371 @@
+//! The compiled form of rules-language expressions and effects: names resolved to indices,
+//! types checked, ready for the evaluator. Built once per ruleset by `compile`.
+
+use crate::expr::UnaryOp;
+
+/// A runtime value. Small and `Copy`: evaluation never allocates.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Value {
+    /// No value: an unowned space's owner, a piece off the board.
+    Nil,
+    Bool(bool),
+    Int(i64),
+    Num(f64),
+    /// A seat index (0-based inside the engine, shown 1-based).
+    Seat(u8),
+    Space(u32),
+    Piece(u32),
+    /// An id of a definition (terrain, piece kind, phase…); the type says which.
+    Id(u16),
+}
+
+impl Value {
+    pub fn as_int(self) -> i64 {
+        match self {
+            Value::Int(n) => n,
+            Value::Num(x) => x as i64,
+            Value::Bool(b) => i64::from(b),
+            Value::Seat(s) => i64::from(s),
+            Value::Space(s) | Value::Piece(s) => i64::from(s),
+            Value::Id(i) => i64::from(i),
+            Value::Nil => 0,
+        }
+    }
+
+    pub fn as_num(self) -> f64 {
+        match self {
+            Value::Num(x) => x,
+            other => other.as_int() as f64,
+        }
+    }
+
+    pub fn as_bool(self) -> bool {
+        match self {
+            Value::Bool(b) => b,
+            Value::Nil => false,
+            Value::Int(n) => n != 0,
+            Value::Num(x) => x != 0.0,
+            _ => true,
+        }
+    }
+
+    pub fn as_seat(self) -> Option<u8> {
+        match self {
+            Value::Seat(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_space(self) -> Option<u32> {
+        match self {
+            Value::Space(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_piece(self) -> Option<u32> {
+        match self {
+            Value::Piece(p) => Some(p),
+            _ => None,
+        }
+    }
+}
+
+/// The static type of an expression, checked when a mod loads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Type {
+    Int,
+    Num,
+    Bool,
+    /// A seat, or none.
+    Seat,
+    /// A space, or none.
+    Space,
+    /// A piece, or none.
+    Piece,
+    /// A definition id of the given namespace.
+    Id(IdKind),
+    /// A string literal, only meaningful where it names a definition (resolved by context).
+    Text,
+    /// `none` before it meets a typed value.
+    Nil,
+}
+
+impl Type {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Type::Int => "a whole number",
+            Type::Num => "a number",
+            Type::Bool => "true or false",
+            Type::Seat => "a seat",
+            Type::Space => "a space",
+            Type::Piece => "a piece",
+            Type::Id(kind) => kind.describe(),
+            Type::Text => "a text",
+            Type::Nil => "none",
+        }
+    }
+
+    pub fn is_numeric(self) -> bool {
+        matches!(self, Type::Int | Type::Num)
+    }
+}
+
+/// Namespaces of definition ids.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IdKind {
+    Terrain,
+    PieceKind,
+    Phase,
+}
+
+impl IdKind {
+    pub fn describe(self) -> &'static str {
+        match self {
+            IdKind::Terrain => "a terrain",
+            IdKind::PieceKind => "a piece kind",
+            IdKind::Phase => "a phase",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArithOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+/// How a dice term turns its faces into one number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DiceMode {
+    /// The sum of all faces (`3d6`, `dice(3, 6)`).
+    Sum,
+    /// The highest face (`highest(3, 6)`).
+    Highest,
+    /// The lowest face (`lowest(3, 6)`).
+    Lowest,
+    /// How many faces reach a threshold (`successes(5, 6, 4)`).
+    AtLeast(i64),
+}
+
+/// A compiled expression.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    Const(Value),
+    /// A value of the evaluation frame: `me`, a parameter, a roll, a `let`, a loop variable.
+    Slot(u16),
+    Unary(UnaryOp, Box<Expr>),
+    /// Integer arithmetic when both sides are whole numbers, floating point otherwise.
+    Arith(ArithOp, bool /* float */, Box<Expr>, Box<Expr>),
+    Compare(CmpOp, Box<Expr>, Box<Expr>),
+    And(Box<Expr>, Box<Expr>),
+    Or(Box<Expr>, Box<Expr>),
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    Read(Read),
+    Call(Func, Vec<Expr>),
+    /// Rolls dice from the game's random stream (only in rolls and effects).
+    Dice {
+        count: Box<Expr>,
+        sides: Box<Expr>,
+        mode: DiceMode,
+    },
+    /// The exact probability that the current action's `success` holds (previews, AI scores).
+    Chance,
+    /// The exact mean of an expression over its dice (previews, AI scores).
+    Expect(Box<Expr>),
+}
+
+/// A read of game state.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Read {
+    SpaceCounter(Box<Expr>, u16),
+    SpaceOwner(Box<Expr>),
+    SpaceTerrain(Box<Expr>),
+    SpaceHome(Box<Expr>),
+    SeatResource(Box<Expr>, u16),
+    /// 1-based seat number, for display and arithmetic.
+    SeatNumber(Box<Expr>),
+    PieceStat(Box<Expr>, u16),
+    PieceOwner(Box<Expr>),
+    PieceSpace(Box<Expr>),
+    PieceKind(Box<Expr>),
+    Var(u16),
+    /// Turns started so far, counting every seat's turn (1 on the first turn).
+    Turn,
+    /// Rounds started so far (1 in the first round).
+    Round,
+    /// The seat whose turn it is.
+    CurrentSeat,
+    /// The current phase id.
+    Phase,
+}
+
+/// A built-in function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Func {
+    Min,
+    Max,
+    Abs,
+    Clamp,
+    /// Spaces owned by a seat.
+    Owned,
+    /// Size of a seat's largest connected group of spaces.
+    LargestGroup,
+    Adjacent,
+    Distance,
+    /// Seats still playing (neither eliminated nor gone).
+    ActiveSeats,
+    /// Seats the game started with.
+    SeatCount,
+    SpaceCount,
+    /// Pieces on a space (alive).
+    PiecesAt,
+    /// A uniform whole number in `lo..=hi` from the game's stream (effects only).
+    Random,
+    /// Spreads units of a space counter one at a time over a seat's spaces below a cap, at
+    /// random; returns how many found no room (effects only).
+    Distribute(u16),
+    /// Calls a Lua hook function by name; returns its number (or true/false).
+    Hook(u16),
+}
+
+/// A place a statement can assign to.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Place {
+    SpaceCounter(Expr, u16),
+    SpaceOwner(Expr),
+    SeatResource(Expr, u16),
+    PieceStat(Expr, u16),
+    PieceOwner(Expr),
+    PieceSpace(Expr),
+    Var(u16),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AssignMode {
+    Set,
+    Add,
+    Sub,
+}
+
+/// A compiled effect statement.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stmt {
+    Let(u16, Expr),
+    Assign(Place, AssignMode, Expr),
+    /// A function called for its effect; the result is discarded.
+    Eval(Expr),
+    Proc(Proc, Vec<Expr>),
+    If(Expr, Block, Block),
+    ForEach {
+        kind: LoopKind,
+        slot: u16,
+        filter: Option<Expr>,
+        body: Block,
+    },
+}
+
+/// A list of statements.
+pub type Block = Vec<Stmt>;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoopKind {
+    Seat,
+    Space,
+    Piece,
+}
+
+/// A built-in procedure (a statement with an effect beyond assignment).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proc {
+    /// Ends the current turn (runs the remaining phases' and the turn's end effects).
+    EndTurn,
+    /// The seat leaves: it takes no more turns, keeps what it has, still defends.
+    Leave,
+    /// The seat is out of the game.
+    Eliminate,
+    /// The seat wins; the game ends.
+    Win,
+    /// The game ends drawn; the pot is split by `end.draw_shares`.
+    Draw,
+    /// Deals every space out to the seats in equal shares, at random; leftovers stay unowned.
+    DealSpaces,
+    /// Places a new piece: kind, owner seat, space.
+    Place(u16),
+    /// Removes a piece from the game.
+    Remove,
+    /// Shuffles a deck's draw pile.
+    Shuffle(u16),
+    /// Draws cards from a deck into a seat's hand: deck, seat, count.
+    DrawCards(u16),
+    /// Adds a line to the game log.
+    Log,
+    /// Calls a Lua hook function by name for its effect.
+    Hook(u16),
+}
+
+impl Expr {
+    /// Whether this rolls dice (directly or inside).
+    pub fn rolls_dice(&self) -> bool {
+        match self {
+            Expr::Dice { .. } => true,
+            Expr::Const(_) | Expr::Slot(_) | Expr::Chance => false,
+            Expr::Unary(_, e) | Expr::Expect(e) => e.rolls_dice(),
+            Expr::Arith(_, _, a, b) | Expr::Compare(_, a, b) | Expr::And(a, b) | Expr::Or(a, b) => {
+                a.rolls_dice() || b.rolls_dice()
+            }
+            Expr::If(a, b, c) => a.rolls_dice() || b.rolls_dice() || c.rolls_dice(),
+            Expr::Read(read) => read.inner().is_some_and(Expr::rolls_dice),
+            Expr::Call(func, args) => {
+                matches!(func, Func::Random | Func::Distribute(_)) || args.iter().any(Expr::rolls_dice)
+            }
+        }
+    }
+
+    /// Whether this reads the frame slot `slot`.
+    pub fn uses_slot(&self, slot: u16) -> bool {
+        match self {
+            Expr::Slot(s) => *s == slot,
+            Expr::Const(_) | Expr::Chance => false,
+            Expr::Unary(_, e) | Expr::Expect(e) => e.uses_slot(slot),
+            Expr::Arith(_, _, a, b) | Expr::Compare(_, a, b) | Expr::And(a, b) | Expr::Or(a, b) => {
+                a.uses_slot(slot) || b.uses_slot(slot)
+            }
+            Expr::If(a, b, c) => a.uses_slot(slot) || b.uses_slot(slot) || c.uses_slot(slot),
+            Expr::Read(read) => read.inner().is_some_and(|e| e.uses_slot(slot)),
+            Expr::Call(_, args) => args.iter().any(|e| e.uses_slot(slot)),
+            Expr::Dice { count, sides, .. } => count.uses_slot(slot) || sides.uses_slot(slot),
+        }
+    }
+}
+
+impl Read {
+    fn inner(&self) -> Option<&Expr> {
+        match self {
+            Read::SpaceCounter(e, _)
+            | Read::SpaceOwner(e)
+            | Read::SpaceTerrain(e)
+            | Read::SpaceHome(e)
+            | Read::SeatResource(e, _)
+            | Read::SeatNumber(e)
+            | Read::PieceStat(e, _)
+            | Read::PieceOwner(e)
+            | Read::PieceSpace(e)
+            | Read::PieceKind(e) => Some(e),
+            Read::Var(_) | Read::Turn | Read::Round | Read::CurrentSeat | Read::Phase => None,
+        }
+    }
+}

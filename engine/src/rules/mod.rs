@@ -1,0 +1,263 @@
+//! The frozen ruleset: a mod's data, validated and compiled, shared read-only by every game.
+//!
+//! Architecture invariant: a `Ruleset` never changes after loading. Games hold an `Arc` to it;
+//! hot reload builds a new one.
+
+pub mod compile;
+pub mod ir;
+
+use crate::defs::{EventKind, Manifest, ModData, ParamKind};
+pub use crate::source::PathSegment as PathSeg;
+pub use compile::{Problem, compile};
+use ir::{Block, Expr};
+
+/// A declared number (space counter, seat resource, piece stat, game variable) with its bounds.
+#[derive(Clone, Debug)]
+pub struct CounterInfo {
+    pub id: String,
+    pub label: String,
+    pub initial: i64,
+    pub min: i64,
+    pub max: i64,
+    pub hidden: bool,
+}
+
+impl CounterInfo {
+    /// The value clamped into this counter's bounds.
+    #[inline]
+    pub fn clamp(&self, value: i64) -> i64 {
+        value.clamp(self.min, self.max)
+    }
+}
+
+/// A terrain kind.
+#[derive(Clone, Debug)]
+pub struct TerrainInfo {
+    pub id: String,
+    pub label: String,
+    pub color: Option<[u8; 3]>,
+    pub passable: bool,
+    pub move_cost: u32,
+    pub blocks_sight: bool,
+}
+
+/// A piece kind with its starting stat block.
+#[derive(Clone, Debug)]
+pub struct PieceKindInfo {
+    pub id: String,
+    pub label: String,
+    pub symbol: String,
+    /// Starting value of every declared stat, by stat index.
+    pub stats: Vec<i64>,
+    /// Movement points per terrain index; 0 means impassable.
+    pub move_costs: Vec<u32>,
+}
+
+/// A deck: its cards (card index per copy) and policies.
+#[derive(Clone, Debug)]
+pub struct DeckInfo {
+    pub id: String,
+    pub label: String,
+    pub cards: Vec<u16>,
+    pub shuffle: bool,
+    pub reshuffle: bool,
+    pub hidden: bool,
+}
+
+/// A compiled effect list and the frame size it needs.
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    pub block: Block,
+    pub frame: u16,
+    /// Whether running it can fail at run time (then the state is snapshotted first).
+    pub fallible: bool,
+}
+
+/// A compiled expression evaluated with its own frame (`me`, and `seat` for per-seat rules).
+#[derive(Clone, Debug)]
+pub struct Formula {
+    pub expr: Expr,
+    pub frame: u16,
+}
+
+/// Where a parameter's candidates come from.
+#[derive(Clone, Debug)]
+pub enum ParamSource {
+    /// Every space (filtered).
+    AllSpaces,
+    /// Spaces owned by the seat the expression gives.
+    SpacesOwnedBy(Expr),
+    /// Neighbours of the space the expression gives.
+    AdjacentTo(Expr),
+    /// Every seat.
+    Seats,
+    /// Every piece on the board.
+    AllPieces,
+    /// Pieces owned by the seat the expression gives.
+    PiecesOwnedBy(Expr),
+    /// Whole numbers between two expressions.
+    Numbers(Expr, Expr),
+}
+
+/// One compiled action parameter.
+#[derive(Clone, Debug)]
+pub struct ParamRule {
+    pub name: String,
+    pub kind: ParamKind,
+    pub label: String,
+    pub source: ParamSource,
+    pub filter: Option<Expr>,
+}
+
+/// A compiled action.
+#[derive(Clone, Debug)]
+pub struct ActionRule {
+    pub id: String,
+    pub label: String,
+    pub description: Option<String>,
+    pub params: Vec<ParamRule>,
+    pub when: Option<Expr>,
+    /// Named rolls; roll `i` lives in frame slot `1 + params.len() + i`.
+    pub rolls: Vec<(String, Expr)>,
+    pub success: Option<Expr>,
+    pub on_success: Block,
+    pub on_failure: Block,
+    pub effect: Block,
+    pub preview: Vec<(String, Expr)>,
+    pub ai_score: Option<Expr>,
+    pub ai_min: Option<f64>,
+    pub frame: u16,
+    pub fallible: bool,
+}
+
+impl ActionRule {
+    /// The frame slot of roll `index`.
+    pub fn roll_slot(&self, index: usize) -> u16 {
+        (1 + self.params.len() + index) as u16
+    }
+}
+
+/// A compiled phase.
+#[derive(Clone, Debug)]
+pub struct PhaseRule {
+    pub id: String,
+    pub label: String,
+    /// Action indices offered in this phase.
+    pub actions: Vec<u16>,
+    /// Budget per action index (`u32::MAX` = unlimited), parallel to the ruleset's actions.
+    pub budget: Vec<u32>,
+    pub may_pass: bool,
+    pub pass_label: String,
+    pub on_start: Program,
+    pub on_end: Program,
+}
+
+/// A compiled trigger.
+#[derive(Clone, Debug)]
+pub struct TriggerRule {
+    pub when: Option<Expr>,
+    pub effect: Program,
+}
+
+/// Compiled end conditions.
+#[derive(Clone, Debug)]
+pub struct EndRule {
+    pub eliminate: Option<Formula>,
+    pub win: Option<Formula>,
+    pub last_seat_wins: bool,
+    pub draw_shares: Option<Formula>,
+    pub turn_limit: u32,
+}
+
+/// A `hook("name")` reference in the data, with its location.
+#[derive(Clone, Debug)]
+pub struct HookRef {
+    pub name: String,
+    pub path: Vec<PathSeg>,
+    pub span: crate::expr::Span,
+}
+
+/// A Lua hook file of the mod.
+#[derive(Clone, Debug)]
+pub struct HookSource {
+    /// Path shown in errors, e.g. `mods/x/hooks/combat.lua`.
+    pub display_path: String,
+    pub text: String,
+}
+
+/// A mod, loaded, validated and compiled.
+#[derive(Debug)]
+pub struct Ruleset {
+    pub manifest: Manifest,
+    /// The merged data as loaded, for tools that show or edit it.
+    pub data: ModData,
+    /// The mod folder, when loaded from disk.
+    pub folder: Option<std::path::PathBuf>,
+    pub terrain: Vec<TerrainInfo>,
+    pub space_counters: Vec<CounterInfo>,
+    pub resources: Vec<CounterInfo>,
+    pub stats: Vec<CounterInfo>,
+    pub vars: Vec<CounterInfo>,
+    pub piece_kinds: Vec<PieceKindInfo>,
+    pub card_ids: Vec<String>,
+    pub decks: Vec<DeckInfo>,
+    pub actions: Vec<ActionRule>,
+    pub phases: Vec<PhaseRule>,
+    pub setup: Program,
+    pub turn_start: Program,
+    pub turn_end: Program,
+    pub auto_pass: bool,
+    /// Triggers by event, in declaration order.
+    pub triggers: Vec<(EventKind, TriggerRule)>,
+    pub end: EndRule,
+    /// Hook function names referenced by `hook("name")`, by index.
+    pub hook_names: Vec<String>,
+    /// Where each `hook("name")` appears, so a missing Lua function can be located.
+    pub hook_refs: Vec<HookRef>,
+    /// Texts of `log("...")` statements, by index.
+    pub strings: Vec<String>,
+    pub hooks: Vec<HookSource>,
+}
+
+impl Ruleset {
+    pub fn id(&self) -> &str {
+        &self.manifest.id
+    }
+
+    pub fn action_index(&self, id: &str) -> Option<usize> {
+        self.actions.iter().position(|a| a.id == id)
+    }
+
+    pub fn counter_index(&self, id: &str) -> Option<usize> {
+        self.space_counters.iter().position(|c| c.id == id)
+    }
+
+    pub fn resource_index(&self, id: &str) -> Option<usize> {
+        self.resources.iter().position(|c| c.id == id)
+    }
+
+    pub fn stat_index(&self, id: &str) -> Option<usize> {
+        self.stats.iter().position(|c| c.id == id)
+    }
+
+    pub fn var_index(&self, id: &str) -> Option<usize> {
+        self.vars.iter().position(|c| c.id == id)
+    }
+
+    pub fn terrain_index(&self, id: &str) -> Option<usize> {
+        self.terrain.iter().position(|t| t.id == id)
+    }
+
+    pub fn piece_kind_index(&self, id: &str) -> Option<usize> {
+        self.piece_kinds.iter().position(|k| k.id == id)
+    }
+
+    pub fn deck_index(&self, id: &str) -> Option<usize> {
+        self.decks.iter().position(|d| d.id == id)
+    }
+
+    /// Whether any trigger listens to this event.
+    pub fn has_triggers(&self, event: EventKind) -> bool {
+        self.triggers.iter().any(|(e, _)| *e == event)
+    }
+}

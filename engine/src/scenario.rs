@@ -1,0 +1,450 @@
+//! Scenario tests written in Lua (`mods/<id>/tests/*.lua`), run by `meeple test`.
+//!
+//! A test file registers tests with `test(name, function() ... end)`. Inside, `scenario.new{}`
+//! starts a game (seed, seats, optionally a small fixed board), the test arranges the state
+//! (`g:set_owner`, `g:set_counter`, `g:force_dice`), applies actions (`g:act{...}`) and checks
+//! state and events (`expect_eq`, `g:events()`). Each test file runs in its own sandbox.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use mlua::{Lua, LuaSerdeExt, MultiValue, Table, UserData, UserDataMethods, Value as LuaValue};
+
+use crate::board::BoardSpec;
+use crate::game::record::{from_record, to_record};
+use crate::game::render::{event_json, outcome_json, state_json};
+use crate::game::state::{NO_SEAT, SeatStatus};
+use crate::game::{Action, ActionRecord, Engine, Events, GameSetup, GameState, SeatSetup};
+use crate::lua::sandbox;
+use crate::rules::Ruleset;
+
+/// How long one test may run before it is stopped.
+const TEST_TIME_LIMIT: Duration = Duration::from_secs(60);
+
+/// The outcome of one test.
+#[derive(Clone, Debug)]
+pub struct TestResult {
+    pub file: String,
+    pub name: String,
+    /// `None` when it passed; otherwise the failure, starting with `file:line:`.
+    pub failure: Option<String>,
+}
+
+/// Runs every test file of a mod; `filter` keeps tests whose name contains it.
+pub fn run_mod_tests(rules: &Arc<Ruleset>, test_files: &[std::path::PathBuf], filter: Option<&str>) -> Vec<TestResult> {
+    let mut results = Vec::new();
+    for path in test_files {
+        results.extend(run_file(rules, path, filter));
+    }
+    results
+}
+
+/// Lua helpers every test file gets.
+const PRELUDE: &str = r#"
+local tests = {}
+function test(name, body)
+  if type(name) ~= "string" or type(body) ~= "function" then
+    error("test(name, function() ... end) expects a name and a function", 2)
+  end
+  tests[#tests + 1] = { name = name, body = body }
+end
+function __tests() return tests end
+local function show(v)
+  if type(v) == "table" then
+    local parts = {}
+    for i, x in ipairs(v) do parts[#parts + 1] = show(x) end
+    if #parts > 0 or next(v) == nil then return "{" .. table.concat(parts, ", ") .. "}" end
+    local keys = {}
+    for k in pairs(v) do keys[#keys + 1] = tostring(k) end
+    table.sort(keys)
+    for _, k in ipairs(keys) do parts[#parts + 1] = k .. " = " .. show(v[k]) end
+    return "{" .. table.concat(parts, ", ") .. "}"
+  elseif type(v) == "string" then
+    return string.format("%q", v)
+  end
+  return tostring(v)
+end
+local function same(a, b)
+  if type(a) ~= type(b) then return false end
+  if type(a) ~= "table" then return a == b end
+  for k, v in pairs(a) do if not same(v, b[k]) then return false end end
+  for k in pairs(b) do if a[k] == nil then return false end end
+  return true
+end
+function expect_eq(actual, expected, message)
+  if not same(actual, expected) then
+    error((message and (message .. ": ") or "") .. "expected " .. show(expected) .. ", got " .. show(actual), 2)
+  end
+end
+function expect(condition, message)
+  if not condition then error(message or "expectation failed", 2) end
+end
+function expect_error(body, pattern)
+  local ok, err = pcall(body)
+  if ok then error("expected an error" .. (pattern and (" matching " .. show(pattern)) or ""), 2) end
+  if pattern and not string.find(tostring(err), pattern, 1, true) then
+    error("expected an error containing " .. show(pattern) .. ", got " .. show(tostring(err)), 2)
+  end
+end
+function expect_near(actual, expected, tolerance, message)
+  if type(actual) ~= "number" or math.abs(actual - expected) > tolerance then
+    error((message and (message .. ": ") or "") .. "expected " .. tostring(expected) .. " ± " .. tostring(tolerance) .. ", got " .. show(actual), 2)
+  end
+end
+"#;
+
+fn run_file(rules: &Arc<Ruleset>, path: &Path, filter: Option<&str>) -> Vec<TestResult> {
+    let shown = path.to_string_lossy().replace('\\', "/");
+    let fail_file = |message: String| {
+        vec![TestResult { file: shown.clone(), name: "(loading the file)".into(), failure: Some(message) }]
+    };
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) => return fail_file(format!("{shown}: cannot read: {e}")),
+    };
+    let (lua, budget) = match sandbox::new_state() {
+        Ok(state) => state,
+        Err(e) => return fail_file(sandbox::error_text(&e)),
+    };
+    if let Err(e) = install(&lua, rules.clone()) {
+        return fail_file(sandbox::error_text(&e));
+    }
+    budget.start_for(TEST_TIME_LIMIT);
+    if let Err(e) = lua.load(PRELUDE).set_name("=prelude").exec() {
+        return fail_file(sandbox::error_text(&e));
+    }
+    if let Err(e) = lua.load(text.as_str()).set_name(format!("@{shown}")).exec() {
+        return fail_file(sandbox::error_text(&e));
+    }
+    let tests: Table = match lua.globals().get::<mlua::Function>("__tests").and_then(|f| f.call(())) {
+        Ok(t) => t,
+        Err(e) => return fail_file(sandbox::error_text(&e)),
+    };
+    let mut results = Vec::new();
+    for entry in tests.sequence_values::<Table>().flatten() {
+        let name: String = entry.get("name").unwrap_or_default();
+        if filter.is_some_and(|f| !name.contains(f)) {
+            continue;
+        }
+        let body: mlua::Function = match entry.get("body") {
+            Ok(f) => f,
+            Err(_) => continue,
+        };
+        budget.start_for(TEST_TIME_LIMIT);
+        let failure = body.call::<()>(()).err().map(|e| sandbox::error_text(&e));
+        results.push(TestResult { file: shown.clone(), name, failure });
+    }
+    if results.is_empty() && filter.is_none() {
+        return fail_file(format!("{shown}: the file registers no tests; use test(\"name\", function() ... end)"));
+    }
+    results
+}
+
+/// A game under test.
+struct Scenario {
+    engine: Engine,
+    state: GameState,
+    events: Events,
+    /// Index in `events` where the last `act` began.
+    last_action: usize,
+    setup: GameSetup,
+    history: Vec<(u8, Action)>,
+}
+
+fn install(lua: &Lua, rules: Arc<Ruleset>) -> mlua::Result<()> {
+    let scenario = lua.create_table()?;
+    let new = lua.create_function(move |lua, options: Option<Table>| {
+        let options = match options {
+            Some(t) => t,
+            None => lua.create_table()?,
+        };
+        let seed: u64 = options.get::<Option<u64>>("seed")?.unwrap_or(1);
+        let seats: Vec<SeatSetup> = match options.get::<LuaValue>("seats")? {
+            LuaValue::Nil => (0..rules.manifest.seats.default_count()).map(|i| seat(&rules, i as usize)).collect(),
+            LuaValue::Integer(n) => (0..n.max(0)).map(|i| seat(&rules, i as usize)).collect(),
+            LuaValue::Table(names) => names
+                .sequence_values::<String>()
+                .map(|n| n.map(|name| SeatSetup { name, controller: "human".into() }))
+                .collect::<mlua::Result<_>>()?,
+            other => {
+                return Err(mlua::Error::runtime(format!(
+                    "seats: expected a number or a list of names, got {}",
+                    other.type_name()
+                )));
+            }
+        };
+        let board: Option<BoardSpec> = match options.get::<LuaValue>("board")? {
+            LuaValue::Nil => None,
+            value => Some(lua.from_value(value).map_err(|e| mlua::Error::runtime(format!("board: {e}")))?),
+        };
+        let setup = GameSetup { seed, seats, board };
+        let mut engine = Engine::new(rules.clone()).map_err(|e| mlua::Error::runtime(e.to_string()))?;
+        let mut events = Events::recording();
+        let state = engine.new_game(&setup, &mut events).map_err(|e| mlua::Error::runtime(e.to_string()))?;
+        Ok(Scenario { engine, state, events, last_action: 0, setup, history: Vec::new() })
+    })?;
+    scenario.set("new", new)?;
+    lua.globals().set("scenario", scenario)?;
+    Ok(())
+}
+
+fn seat(rules: &Ruleset, i: usize) -> SeatSetup {
+    SeatSetup {
+        name: rules.data.seats.names.get(i).cloned().unwrap_or_else(|| format!("Seat {}", i + 1)),
+        controller: "human".into(),
+    }
+}
+
+fn runtime(message: impl Into<String>) -> mlua::Error {
+    mlua::Error::runtime(message.into())
+}
+
+impl Scenario {
+    fn rules(&self) -> Arc<Ruleset> {
+        self.engine.rules().clone()
+    }
+
+    fn space(&self, value: &LuaValue) -> mlua::Result<u32> {
+        let count = self.state.owners.len() as i64;
+        match value {
+            LuaValue::String(s) => {
+                let label = s.to_string_lossy();
+                self.state.board.find(&label).ok_or_else(|| runtime(format!("no space is labelled `{label}`")))
+            }
+            LuaValue::Integer(n) if (1..=count).contains(n) => Ok((*n - 1) as u32),
+            other => Err(runtime(format!("expected a space label or 1..{count}, got {other:?}"))),
+        }
+    }
+
+    fn seat(&self, value: &LuaValue) -> mlua::Result<u8> {
+        match value {
+            LuaValue::Integer(n) if (1..=self.state.seats.len() as i64).contains(n) => Ok((*n - 1) as u8),
+            other => Err(runtime(format!("expected a seat 1..{}, got {other:?}", self.state.seats.len()))),
+        }
+    }
+
+    fn record(&self, lua: &Lua, table: Table) -> mlua::Result<ActionRecord> {
+        let json: serde_json::Value = lua.from_value(LuaValue::Table(table))?;
+        serde_json::from_value(json)
+            .map_err(|e| runtime(format!("an action is a table like {{ action = \"attack\", from = \"3\" }}: {e}")))
+    }
+
+    fn act(&mut self, lua: &Lua, table: Table) -> mlua::Result<Result<(), String>> {
+        let record = self.record(lua, table)?;
+        let rules = self.rules();
+        let (seat, action) = match from_record(&rules, &self.state, &record) {
+            Ok(pair) => pair,
+            Err(e) => return Ok(Err(e)),
+        };
+        self.last_action = self.events.len();
+        match self.engine.apply_as(&mut self.state, seat, &action, &mut self.events) {
+            Ok(()) => {
+                self.history.push((seat, action));
+                Ok(Ok(()))
+            }
+            Err(e) => Ok(Err(e.to_string())),
+        }
+    }
+}
+
+impl UserData for Scenario {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        // ----- reading -----
+        methods.add_method("owner", |_, g, space: LuaValue| {
+            let s = g.space(&space)?;
+            let owner = g.state.owners[s as usize];
+            Ok((owner != NO_SEAT).then_some(i64::from(owner) + 1))
+        });
+        methods.add_method("counter", |_, g, (space, name): (LuaValue, String)| {
+            let s = g.space(&space)?;
+            let c = g.rules().counter_index(&name).ok_or_else(|| runtime(format!("unknown space counter `{name}`")))?;
+            Ok(g.state.counter(s, c as u16))
+        });
+        methods.add_method("resource", |_, g, (seat, name): (LuaValue, String)| {
+            let s = g.seat(&seat)?;
+            let r = g.rules().resource_index(&name).ok_or_else(|| runtime(format!("unknown resource `{name}`")))?;
+            Ok(g.state.seats[s as usize].resources[r])
+        });
+        methods.add_method("var", |_, g, name: String| {
+            let v = g.rules().var_index(&name).ok_or_else(|| runtime(format!("unknown variable `{name}`")))?;
+            Ok(g.state.vars[v])
+        });
+        methods.add_method("stat", |_, g, (piece, name): (usize, String)| {
+            let p =
+                piece.checked_sub(1).filter(|p| *p < g.state.pieces.len()).ok_or_else(|| runtime("no such piece"))?;
+            let s = g.rules().stat_index(&name).ok_or_else(|| runtime(format!("unknown stat `{name}`")))?;
+            Ok(g.state.pieces[p].stats[s])
+        });
+        methods.add_method("turn", |_, g, ()| Ok(g.state.turn.number));
+        methods.add_method("round", |_, g, ()| Ok(g.state.turn.round));
+        methods.add_method("current_seat", |_, g, ()| Ok(i64::from(g.state.turn.seat) + 1));
+        methods.add_method("owned", |_, g, seat: LuaValue| Ok(g.state.owned_count(g.seat(&seat)?)));
+        methods.add_method("seat_status", |_, g, seat: LuaValue| {
+            Ok(match g.state.seats[g.seat(&seat)? as usize].status {
+                SeatStatus::Active => "active",
+                SeatStatus::Left => "left",
+                SeatStatus::Eliminated => "eliminated",
+            })
+        });
+        methods.add_method("space_count", |_, g, ()| Ok(g.state.owners.len()));
+        methods.add_method("labels", |_, g, ()| {
+            Ok(g.state.board.spaces().iter().map(|s| s.label.clone()).collect::<Vec<_>>())
+        });
+        methods.add_method("neighbors", |_, g, space: LuaValue| {
+            let s = g.space(&space)?;
+            Ok(g.state
+                .board
+                .neighbors(s)
+                .iter()
+                .map(|(n, _)| g.state.board.space(*n).label.clone())
+                .collect::<Vec<_>>())
+        });
+        methods.add_method("outcome", |lua, g, ()| match &g.state.outcome {
+            Some(outcome) => lua.to_value(&outcome_json(outcome)),
+            None => Ok(LuaValue::Nil),
+        });
+        methods.add_method("over", |_, g, ()| Ok(g.state.outcome.is_some()));
+        methods.add_method("state", |lua, g, ()| lua.to_value(&state_json(&g.rules(), &g.state)));
+        methods.add_method("hash", |_, g, ()| Ok(g.state.hash_hex()));
+        methods.add_method("events", |lua, g, all: Option<bool>| {
+            let rules = g.rules();
+            let from = if all.unwrap_or(false) { 0 } else { g.last_action };
+            let list: Vec<serde_json::Value> =
+                g.events.list()[from..].iter().map(|e| event_json(&rules, &g.state, e)).collect();
+            lua.to_value(&list)
+        });
+        methods.add_method_mut("legal", |lua, g, ()| {
+            let rules = g.rules();
+            let mut actions = Vec::new();
+            g.engine.legal_actions(&g.state, &mut actions);
+            let seat = g.state.turn.seat;
+            let records: Vec<ActionRecord> = actions.iter().map(|a| to_record(&rules, &g.state, seat, a)).collect();
+            lua.to_value(&records)
+        });
+        methods.add_method_mut("chance", |lua, g, table: Table| {
+            let record = g.record(lua, table)?;
+            let rules = g.rules();
+            let (_, action) = from_record(&rules, &g.state, &record).map_err(runtime)?;
+            Ok(g.engine.chance(&g.state, &action))
+        });
+        methods.add_method_mut("preview", |lua, g, table: Table| {
+            let record = g.record(lua, table)?;
+            let rules = g.rules();
+            let (_, action) = from_record(&rules, &g.state, &record).map_err(runtime)?;
+            let figures = lua.create_table()?;
+            for (label, value) in g.engine.preview(&g.state, &action) {
+                figures.set(label, value)?;
+            }
+            Ok(figures)
+        });
+
+        // ----- arranging (test set-up, not game actions) -----
+        methods.add_method_mut("set_owner", |_, g, (space, seat): (LuaValue, LuaValue)| {
+            let s = g.space(&space)?;
+            let owner = match seat {
+                LuaValue::Nil => NO_SEAT,
+                v => g.seat(&v)?,
+            };
+            g.state.set_owner(s, owner);
+            Ok(())
+        });
+        methods.add_method_mut("set_counter", |_, g, (space, name, value): (LuaValue, String, i64)| {
+            let s = g.space(&space)?;
+            let rules = g.rules();
+            let c = rules.counter_index(&name).ok_or_else(|| runtime(format!("unknown space counter `{name}`")))?;
+            *g.state.counter_mut(s, c as u16) = rules.space_counters[c].clamp(value);
+            Ok(())
+        });
+        methods.add_method_mut("set_resource", |_, g, (seat, name, value): (LuaValue, String, i64)| {
+            let s = g.seat(&seat)?;
+            let rules = g.rules();
+            let r = rules.resource_index(&name).ok_or_else(|| runtime(format!("unknown resource `{name}`")))?;
+            g.state.seats[s as usize].resources[r] = rules.resources[r].clamp(value);
+            Ok(())
+        });
+        methods.add_method_mut("set_var", |_, g, (name, value): (String, i64)| {
+            let rules = g.rules();
+            let v = rules.var_index(&name).ok_or_else(|| runtime(format!("unknown variable `{name}`")))?;
+            g.state.vars[v] = rules.vars[v].clamp(value);
+            Ok(())
+        });
+        methods.add_method_mut("set_status", |_, g, (seat, status): (LuaValue, String)| {
+            let s = g.seat(&seat)?;
+            g.state.seats[s as usize].status = match status.as_str() {
+                "active" => SeatStatus::Active,
+                "left" => SeatStatus::Left,
+                "eliminated" => SeatStatus::Eliminated,
+                other => return Err(runtime(format!("unknown status `{other}` (active, left, eliminated)"))),
+            };
+            Ok(())
+        });
+        methods.add_method_mut("set_turn", |_, g, (seat, number): (LuaValue, Option<u32>)| {
+            g.state.turn.seat = g.seat(&seat)?;
+            if let Some(number) = number {
+                g.state.turn.number = number;
+            }
+            g.state.turn.used.iter_mut().for_each(|u| *u = 0);
+            Ok(())
+        });
+        methods.add_method_mut("force_dice", |_, g, faces: Vec<u32>| {
+            g.state.forced_faces.extend(faces);
+            Ok(())
+        });
+        methods.add_method("forced_left", |_, g, ()| Ok(g.state.forced_faces.len()));
+
+        // ----- playing -----
+        methods.add_method_mut("act", |lua, g, table: Table| match g.act(lua, table)? {
+            Ok(()) => Ok(()),
+            Err(reason) => Err(runtime(format!("the action was refused: {reason}"))),
+        });
+        methods.add_method_mut("try", |lua, g, table: Table| {
+            let hash = g.state.hash_hex();
+            match g.act(lua, table)? {
+                Ok(()) => Ok(MultiValue::from_iter([LuaValue::Boolean(true)])),
+                Err(reason) => {
+                    // A refused action must leave the state exactly as it was.
+                    if g.state.hash_hex() != hash {
+                        return Err(runtime("a refused action changed the game state"));
+                    }
+                    Ok(MultiValue::from_iter([LuaValue::Boolean(false), LuaValue::String(lua.create_string(&reason)?)]))
+                }
+            }
+        });
+        methods.add_method_mut("pass", |lua, g, ()| {
+            let table = lua.create_table()?;
+            table.set("action", "pass")?;
+            match g.act(lua, table)? {
+                Ok(()) => Ok(()),
+                Err(reason) => Err(runtime(format!("passing was refused: {reason}"))),
+            }
+        });
+        methods.add_method_mut("play", |_, g, (level, limit): (String, Option<u64>)| {
+            // Lets computer players of one level finish the game (or `limit` actions).
+            let mut players: Vec<Box<dyn crate::ai::Player>> = (0..g.state.seats.len())
+                .map(|i| crate::ai::player(&level, 7 + i as u64))
+                .collect::<Result<_, _>>()
+                .map_err(runtime)?;
+            let mut legal = Vec::new();
+            let mut taken = 0u64;
+            while g.state.outcome.is_none() && taken < limit.unwrap_or(u64::MAX) {
+                g.engine.legal_actions(&g.state, &mut legal);
+                let seat = g.state.turn.seat;
+                let choice = players[seat as usize].choose(&mut g.engine, &g.state, &legal);
+                let action = legal[choice];
+                g.last_action = g.events.len();
+                g.engine.apply(&mut g.state, &action, &mut g.events).map_err(|e| runtime(e.to_string()))?;
+                g.history.push((seat, action));
+                taken += 1;
+            }
+            Ok(taken)
+        });
+        methods.add_method_mut("replay_hash", |_, g, ()| {
+            // Re-simulates the recorded actions from the same setup; equal to `hash()` when the
+            // game is deterministic and no test arrangement changed the state.
+            let mut events = Events::discard();
+            let state = g.engine.replay(&g.setup, &g.history, &mut events).map_err(|e| runtime(e.to_string()))?;
+            Ok(state.hash_hex())
+        });
+    }
+}

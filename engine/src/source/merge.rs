@@ -1,0 +1,97 @@
+//! Merging the files of a mod into one root table, with every clash reported at both places.
+
+use super::files::{FileId, Location, Sources};
+use super::raw::{RawNode, RawTable, RawValue, format_key};
+use crate::diag::Diagnostic;
+
+/// Merges the root tables of a mod's files, in the order given, into one root table.
+///
+/// Keys named in `collections` (such as `pieces` or `cards`) are maps of definitions: their
+/// entries are gathered from every file, and an id defined twice is an error at the second
+/// definition that says where the first one is. Any other top-level key belongs to exactly one
+/// file; it is not deep-merged, because splitting e.g. `[turn]` across files would make it
+/// unclear which file is in charge. Conflicting values are dropped, the first one wins.
+pub fn merge(parts: Vec<RawNode>, collections: &[&str], sources: &Sources) -> (RawNode, Vec<Diagnostic>) {
+    let root_loc = parts.first().map_or(Location::new(FileId(0), 0, 0), |part| part.loc);
+    let mut merged = RawTable::new();
+    let mut diagnostics = Vec::new();
+    for part in parts {
+        let RawValue::Table(table) = part.value else {
+            diagnostics.push(sources.diagnostic(part.loc, "a mod file must contain a table of keys"));
+            continue;
+        };
+        for (key, node) in table {
+            if collections.contains(&key.as_str()) {
+                merge_collection(&mut merged, key, node, sources, &mut diagnostics);
+            } else if let Some(first) = merged.get(&key) {
+                diagnostics.push(
+                    sources
+                        .diagnostic(
+                            node.key_or_value_loc(),
+                            format!(
+                                "`{}` is defined in more than one file; first defined at {}",
+                                format_key(&key),
+                                sources.describe(first.key_or_value_loc())
+                            ),
+                        )
+                        .with_key(key),
+                );
+            } else {
+                merged.insert(key, node);
+            }
+        }
+    }
+    (RawNode::new(RawValue::Table(merged), root_loc), diagnostics)
+}
+
+/// Adds the entries of one file's `collection` table to the merged collection of that name.
+fn merge_collection(
+    merged: &mut RawTable,
+    collection: String,
+    node: RawNode,
+    sources: &Sources,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    if !matches!(node.value, RawValue::Table(_)) {
+        diagnostics.push(
+            sources
+                .diagnostic(
+                    node.loc,
+                    format!(
+                        "`{}` must be a table of definitions keyed by id, found {}",
+                        format_key(&collection),
+                        node.value.describe()
+                    ),
+                )
+                .with_key(collection),
+        );
+        return;
+    }
+    let Some(existing) = merged.get_mut(&collection) else {
+        merged.insert(collection, node);
+        return;
+    };
+    let (RawValue::Table(entries), Some(target)) = (node.value, existing.as_table_mut()) else {
+        return;
+    };
+    for (id, entry) in entries {
+        if let Some(first) = target.get(&id) {
+            diagnostics.push(
+                sources
+                    .diagnostic(
+                        entry.key_or_value_loc(),
+                        format!(
+                            "`{}.{}` is defined twice; first defined at {}",
+                            format_key(&collection),
+                            format_key(&id),
+                            sources.describe(first.key_or_value_loc())
+                        ),
+                    )
+                    .in_table(format_key(&collection))
+                    .with_key(id),
+            );
+        } else {
+            target.insert(id, entry);
+        }
+    }
+}

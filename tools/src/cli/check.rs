@@ -1,0 +1,50 @@
+//! `meeple check`: validate mods and print every problem, `file:line:col` first.
+
+use std::process::ExitCode;
+
+use meeple_engine::loader;
+
+pub fn run(mods: &[String]) -> Result<ExitCode, String> {
+    let folders = if mods.is_empty() {
+        let found = super::bundled();
+        if found.is_empty() {
+            return Err(format!("no mods found in {}", loader::bundled_mods_dir().display()));
+        }
+        found
+    } else {
+        mods.iter().map(|m| loader::resolve_mod(m).map_err(|d| d.to_string())).collect::<Result<_, _>>()?
+    };
+    let mut failed = 0;
+    for folder in &folders {
+        match loader::load_mod(folder) {
+            Ok(loaded) => {
+                for warning in &loaded.warnings {
+                    eprintln!("{warning}");
+                }
+                let rules = &loaded.ruleset;
+                println!(
+                    "ok    {} {} ({}): {} actions, {} hook file{}",
+                    rules.manifest.id,
+                    rules.manifest.version,
+                    folder.display(),
+                    rules.actions.len(),
+                    rules.hooks.len(),
+                    if rules.hooks.len() == 1 { "" } else { "s" }
+                );
+            }
+            Err(problems) => {
+                failed += 1;
+                for problem in &problems {
+                    eprintln!("{problem}");
+                }
+                println!(
+                    "FAIL  {}: {} problem{}",
+                    folder.display(),
+                    problems.len(),
+                    if problems.len() == 1 { "" } else { "s" }
+                );
+            }
+        }
+    }
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}

@@ -1,0 +1,81 @@
+//! `meeple run`: apply a scripted list of actions (JSON or TOML) and print every event and the
+//! final state as JSON. A refused action stops the run with its reason and exit code 1.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use meeple_engine::game::record::from_record;
+use meeple_engine::game::render::{event_json, state_json};
+use meeple_engine::game::{Engine, Events, GameSetup};
+use meeple_engine::schema::ActionScript;
+use serde_json::json;
+
+#[derive(Args)]
+pub struct RunArgs {
+    /// The mod: a bundled mod's id or a mod folder.
+    #[arg(name = "MOD")]
+    mod_name: String,
+    /// The game's seed (overrides the script's).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Seats (overrides the script's).
+    #[arg(long)]
+    players: Option<usize>,
+    /// The action script: `{ "actions": [ { "action": "attack", "from": "3", "to": "7" } ] }`
+    /// as JSON, or the same as TOML (`[[actions]]`). Without it, only the start is printed.
+    #[arg(long)]
+    actions: Option<PathBuf>,
+    /// Leave the events out of the output.
+    #[arg(long)]
+    no_events: bool,
+}
+
+pub fn run(args: RunArgs) -> Result<ExitCode, String> {
+    let rules = super::load(&args.mod_name)?;
+    let script = match &args.actions {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            if path.extension().is_some_and(|e| e == "toml") {
+                toml::from_str::<ActionScript>(&text).map_err(|e| format!("{}: {e}", path.display()))?
+            } else {
+                serde_json::from_str::<ActionScript>(&text).map_err(|e| format!("{}: {e}", path.display()))?
+            }
+        }
+        None => ActionScript { seed: None, seats: None, actions: Vec::new() },
+    };
+    let seed = args.seed.or(script.seed).unwrap_or(1);
+    let seats = args.players.or(script.seats).unwrap_or(rules.manifest.seats.default_count() as usize);
+    let setup = GameSetup::new(&rules, seed, seats, "human");
+    let mut engine = Engine::new(rules.clone()).map_err(|e| e.to_string())?;
+    let mut events = Events::recording();
+    let mut state = engine.new_game(&setup, &mut events).map_err(|e| e.to_string())?;
+    let mut failure = None;
+    for (index, record) in script.actions.iter().enumerate() {
+        let applied = from_record(&rules, &state, record).and_then(|(seat, action)| {
+            engine.apply_as(&mut state, seat, &action, &mut events).map_err(|e| e.to_string())
+        });
+        if let Err(reason) = applied {
+            failure = Some(json!({ "action": index + 1, "record": record, "reason": reason }));
+            break;
+        }
+    }
+    let rendered: Vec<serde_json::Value> =
+        if args.no_events { Vec::new() } else { events.list().iter().map(|e| event_json(&rules, &state, e)).collect() };
+    let mut output = json!({
+        "mod": rules.manifest.id,
+        "seed": seed,
+        "seats": seats,
+        "events": rendered,
+        "state": state_json(&rules, &state),
+    });
+    if let Some(failure) = &failure {
+        output["refused"] = failure.clone();
+    }
+    println!("{}", serde_json::to_string_pretty(&output).map_err(|e| e.to_string())?);
+    if let Some(failure) = failure {
+        eprintln!("error: action {} was refused: {}", failure["action"], failure["reason"].as_str().unwrap_or(""));
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}

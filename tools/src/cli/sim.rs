@@ -1,0 +1,135 @@
+//! `meeple sim`: computer-versus-computer games on all cores, with a progress bar on a terminal
+//! and a report of win rates (95% intervals), draws, game length and speed.
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+use clap::Args;
+use meeple_engine::sim::{self, SimConfig, SimReport};
+
+#[derive(Args)]
+pub struct SimArgs {
+    /// The mod: a bundled mod's id or a mod folder.
+    #[arg(name = "MOD")]
+    mod_name: String,
+    /// How many games.
+    #[arg(long, default_value_t = 1000)]
+    games: u64,
+    /// The seed every game's seed is derived from.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Seats per game (the mod's default when absent).
+    #[arg(long)]
+    players: Option<usize>,
+    /// Computer level per seat, repeatable (`--ai greedy --ai random`); cycled over the seats.
+    #[arg(long = "ai", default_value = "greedy")]
+    levels: Vec<String>,
+    /// Rotate the levels one seat further each game, so each plays every seat equally often.
+    #[arg(long)]
+    rotate: bool,
+    /// Worker threads (all cores when absent).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Print a machine-readable JSON summary instead of the table.
+    #[arg(long)]
+    json: bool,
+    /// Also print one JSON line per game.
+    #[arg(long)]
+    per_game: bool,
+}
+
+pub fn run(args: SimArgs) -> Result<ExitCode, String> {
+    let rules = super::load(&args.mod_name)?;
+    let config = SimConfig {
+        games: args.games,
+        seed: args.seed,
+        seats: args.players.unwrap_or(rules.manifest.seats.default_count() as usize),
+        levels: args.levels.clone(),
+        rotate: args.rotate,
+        threads: args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+    };
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new(config.games);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games  {per_sec}  eta {eta}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        Some(bar)
+    } else {
+        None
+    };
+    let progress = |done: u64| {
+        if let Some(bar) = &bar {
+            bar.set_position(done);
+        }
+    };
+    let (report, games) = sim::run(rules, &config, &progress)?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    if args.per_game {
+        for game in &games {
+            println!("{}", serde_json::to_string(game).map_err(|e| e.to_string())?);
+        }
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
+    } else {
+        print_table(&report);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn percent(x: f64) -> String {
+    format!("{:5.1}%", x * 100.0)
+}
+
+fn print_table(report: &SimReport) {
+    println!(
+        "{} {}: {} games, {} seats, seed {}, levels {}{}",
+        report.mod_id,
+        report.mod_version,
+        report.games,
+        report.seats,
+        report.seed,
+        report.levels.join(" "),
+        if report.rotate { " (rotated)" } else { "" }
+    );
+    println!("seat  wins    rate    95% interval");
+    for seat in &report.per_seat {
+        println!(
+            "{:>4}  {:>6}  {}  {} – {}",
+            seat.seat,
+            seat.wins.count,
+            percent(seat.wins.rate),
+            percent(seat.wins.low),
+            percent(seat.wins.high)
+        );
+    }
+    println!(
+        "draw  {:>6}  {}  {} – {}",
+        report.draws.count,
+        percent(report.draws.rate),
+        percent(report.draws.low),
+        percent(report.draws.high)
+    );
+    for level in &report.per_level {
+        println!(
+            "level {:<8} won {:>6} of {:>6} games  {}  ({} – {})",
+            level.level,
+            level.wins.count,
+            level.games,
+            percent(level.wins.rate),
+            percent(level.wins.low),
+            percent(level.wins.high)
+        );
+    }
+    println!(
+        "turns: mean {:.1}, median {:.1}; rounds: mean {:.1}; actions: mean {:.1}",
+        report.turns_mean, report.turns_median, report.rounds_mean, report.actions_mean
+    );
+    println!(
+        "{:.2} s on {} threads: {:.1} games/s",
+        report.timing.seconds, report.timing.threads, report.timing.games_per_second
+    );
+}
