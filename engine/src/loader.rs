@@ -5,14 +5,19 @@
 //! A mod folder holds `mod.toml`, data files (`*.toml` anywhere except `hooks/` and `tests/`),
 //! Lua hooks in `hooks/*.lua`, scenario tests in `tests/*.lua`, and a `README.md`.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::defs::{COLLECTIONS, Manifest, ModData};
+use indexmap::IndexMap;
+use serde::de::DeserializeOwned;
+
+use crate::board::{BoardSpec, GraphSpaceSpec, GraphSpec};
+use crate::defs::{COLLECTIONS, Manifest, ModData, SeatRange};
 use crate::diag::{Diagnostic, did_you_mean};
 use crate::expr::Span;
 use crate::lua::HookRuntime;
-use crate::rules::{HookSource, PathSeg, Problem, Ruleset, compile};
+use crate::rules::{HookSource, PathSeg, Problem, Ruleset, compile_partial};
 use crate::source::{self, LoadedData, Location, RawValue, Sources};
 
 /// Largest file a mod may contain, so a huge file gives an error instead of exhausting memory.
@@ -110,7 +115,13 @@ pub fn load_mod(folder: &Path) -> Result<LoadedMod, Vec<Diagnostic>> {
 
     let manifest_bytes = read(&files.manifest).map_err(|d| vec![d])?;
     let manifest_data = source::load_files(vec![(display(&files.manifest), manifest_bytes)], &[]);
-    let manifest: Option<Manifest> = manifest_data.decode().map_err(|mut d| problems.append(&mut d)).ok();
+    let (manifest, manifest_ok) = match manifest_data.decode::<Manifest>() {
+        Ok(manifest) => (manifest, true),
+        Err(mut d) => {
+            problems.append(&mut d);
+            (broken_manifest(), false)
+        }
+    };
 
     let mut inputs = Vec::new();
     for path in &files.data {
@@ -128,7 +139,20 @@ pub fn load_mod(folder: &Path) -> Result<LoadedMod, Vec<Diagnostic>> {
         );
     }
     let data_files = source::load_files(inputs, COLLECTIONS);
-    let data: Option<ModData> = data_files.decode().map_err(|mut d| problems.append(&mut d)).ok();
+    // Schema problems are reported, and whatever did read correctly is still compiled, so
+    // mistakes in expressions and references show up in the same run.
+    let mut broken = BTreeSet::new();
+    let data = match data_files.decode::<ModData>() {
+        Ok(data) => data,
+        Err(mut d) => {
+            let mut value = data_files.root.to_toml_value();
+            for problem in &d {
+                remove_offending_key(&mut value, problem);
+            }
+            problems.append(&mut d);
+            lenient_data(&value, &mut broken)
+        }
+    };
 
     let mut hooks = Vec::new();
     for path in &files.hooks {
@@ -142,10 +166,8 @@ pub fn load_mod(folder: &Path) -> Result<LoadedMod, Vec<Diagnostic>> {
         }
     }
 
-    let (Some(manifest), Some(data)) = (manifest, data) else {
-        return Err(finish(problems));
-    };
     if let Some(expected) = folder.file_name().and_then(|n| n.to_str())
+        && manifest_ok
         && manifest.id != expected
     {
         let loc = manifest_data.root.get("id").map(|n| n.loc);
@@ -160,8 +182,9 @@ pub fn load_mod(folder: &Path) -> Result<LoadedMod, Vec<Diagnostic>> {
         problems.push(d);
     }
     let manifest_for_errors = manifest_data;
-    let mut ruleset = match compile(manifest, data, hooks) {
-        Ok(ruleset) => ruleset,
+    let mut ruleset = match compile_partial(manifest, data, hooks, &broken) {
+        Ok(ruleset) if problems.is_empty() => ruleset,
+        Ok(_) => return Err(finish(problems)),
         Err(compile_problems) => {
             for problem in compile_problems {
                 // Manifest problems (id, api, seats, version) point into mod.toml.
@@ -203,6 +226,162 @@ pub fn load_mod(folder: &Path) -> Result<LoadedMod, Vec<Diagnostic>> {
         return Err(finish(problems));
     }
     Ok(LoadedMod { ruleset, warnings: problems })
+}
+
+/// Removes the key a schema problem is about (an unknown key, a value of the wrong type), so
+/// the rest of its table can still be read. Missing required keys cannot be repaired this way.
+fn remove_offending_key(root: &mut toml::Value, problem: &Diagnostic) {
+    let (Some(table), Some(key)) = (problem.table.as_deref(), problem.key.as_deref()) else { return };
+    if problem.message.starts_with("missing required key") {
+        return;
+    }
+    let Some(path) = parse_path(table) else { return };
+    let mut node = root;
+    for segment in path {
+        node = match (segment, node) {
+            (PathSeg::Key(k), toml::Value::Table(t)) => match t.get_mut(&k) {
+                Some(next) => next,
+                None => return,
+            },
+            (PathSeg::Index(i), toml::Value::Array(a)) => match a.get_mut(i) {
+                Some(next) => next,
+                None => return,
+            },
+            _ => return,
+        };
+    }
+    if let toml::Value::Table(t) = node {
+        t.remove(key.trim_matches('"'));
+    }
+}
+
+/// Parses a path as `source::format_path` writes it: `a.b."c d".e[1]`.
+fn parse_path(text: &str) -> Option<Vec<PathSeg>> {
+    let mut path = Vec::new();
+    let mut chars = text.chars().peekable();
+    while let Some(&c) = chars.peek() {
+        match c {
+            '.' => {
+                chars.next();
+            }
+            '[' => {
+                chars.next();
+                let digits: String = chars.by_ref().take_while(|c| *c != ']').collect();
+                path.push(PathSeg::Index(digits.parse().ok()?));
+            }
+            '"' => {
+                chars.next();
+                let mut key = String::new();
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => key.push(chars.next()?),
+                        '"' => break,
+                        other => key.push(other),
+                    }
+                }
+                path.push(PathSeg::Key(key));
+            }
+            _ => {
+                let mut key = String::new();
+                while let Some(&c) = chars.peek() {
+                    if c == '.' || c == '[' {
+                        break;
+                    }
+                    key.push(c);
+                    chars.next();
+                }
+                path.push(PathSeg::Key(key));
+            }
+        }
+    }
+    Some(path)
+}
+
+/// The manifest to compile with when `mod.toml` itself is broken (its problems are reported).
+fn broken_manifest() -> Manifest {
+    Manifest {
+        id: "broken".into(),
+        name: String::new(),
+        version: "0.0.0".into(),
+        api: crate::defs::ENGINE_API_VERSION,
+        description: String::new(),
+        seats: SeatRange { min: 1, max: 16, default: None },
+        authors: Vec::new(),
+    }
+}
+
+/// Reads what can be read of data that failed validation: each section, and each entry of a
+/// collection, on its own. Whatever fails is left out and its name recorded in `broken`, so
+/// references to it are not reported a second time.
+fn lenient_data(root: &toml::Value, broken: &mut BTreeSet<String>) -> ModData {
+    let empty = toml::Table::new();
+    let table = root.as_table().unwrap_or(&empty);
+    fn part<T: DeserializeOwned + Default>(table: &toml::Table, key: &str, broken: &mut BTreeSet<String>) -> T {
+        match table.get(key) {
+            None => T::default(),
+            Some(value) => value.clone().try_into().unwrap_or_else(|_| {
+                broken.insert(format!("[{key}]"));
+                T::default()
+            }),
+        }
+    }
+    fn collection<T: DeserializeOwned>(
+        table: &toml::Table,
+        key: &str,
+        broken: &mut BTreeSet<String>,
+    ) -> IndexMap<String, T> {
+        let mut out = IndexMap::new();
+        if let Some(entries) = table.get(key).and_then(toml::Value::as_table) {
+            for (id, value) in entries {
+                match value.clone().try_into() {
+                    Ok(entry) => {
+                        out.insert(id.clone(), entry);
+                    }
+                    Err(_) => {
+                        broken.insert(id.clone());
+                    }
+                }
+            }
+        }
+        out
+    }
+    let board = match table.get("board").map(|b| b.clone().try_into::<BoardSpec>()) {
+        Some(Ok(board)) => board,
+        _ => {
+            broken.insert("[board]".into());
+            BoardSpec::Graph(GraphSpec {
+                terrain: None,
+                spaces: vec![GraphSpaceSpec { id: "broken".into(), terrain: None, pos: None, home: None, name: None }],
+                links: Vec::new(),
+            })
+        }
+    };
+    let mut triggers = Vec::new();
+    if let Some(list) = table.get("triggers").and_then(toml::Value::as_array) {
+        for value in list {
+            if let Ok(trigger) = value.clone().try_into() {
+                triggers.push(trigger);
+            }
+        }
+    }
+    ModData {
+        board,
+        terrain: collection(table, "terrain", broken),
+        space_counters: collection(table, "space_counters", broken),
+        resources: collection(table, "resources", broken),
+        stats: collection(table, "stats", broken),
+        vars: collection(table, "vars", broken),
+        pieces: collection(table, "pieces", broken),
+        items: collection(table, "items", broken),
+        cards: collection(table, "cards", broken),
+        decks: collection(table, "decks", broken),
+        seats: part(table, "seats", broken),
+        setup: part(table, "setup", broken),
+        turn: part(table, "turn", broken),
+        actions: collection(table, "actions", broken),
+        triggers,
+        end: part(table, "end", broken),
+    }
 }
 
 fn finish(mut problems: Vec<Diagnostic>) -> Vec<Diagnostic> {

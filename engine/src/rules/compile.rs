@@ -2,6 +2,8 @@
 //! expression and effect, and reports every problem with the key path and the position inside
 //! the expression text, so the loader can point at `file:line:col`.
 
+use std::collections::BTreeSet;
+
 use indexmap::IndexMap;
 
 use super::ir::{
@@ -31,8 +33,20 @@ const MAX_SLOTS: usize = 250;
 
 /// Compiles a mod. Every problem is reported; the ruleset is returned only when there are none.
 pub fn compile(manifest: Manifest, data: ModData, hooks: Vec<HookSource>) -> Result<Ruleset, Vec<Problem>> {
+    compile_partial(manifest, data, hooks, &BTreeSet::new())
+}
+
+/// Compiles a mod some of whose definitions could not be read (`broken` names them): references
+/// to those names are not reported again, so each mistake is reported once.
+pub fn compile_partial(
+    manifest: Manifest,
+    data: ModData,
+    hooks: Vec<HookSource>,
+    broken: &BTreeSet<String>,
+) -> Result<Ruleset, Vec<Problem>> {
     let names = Names::new(&data);
     let mut c = Compiler {
+        broken,
         names: &names,
         problems: Vec::new(),
         path: Vec::new(),
@@ -142,6 +156,7 @@ impl Scope {
 }
 
 struct Compiler<'a> {
+    broken: &'a BTreeSet<String>,
     names: &'a Names,
     problems: Vec<Problem>,
     path: Vec<PathSeg>,
@@ -176,6 +191,10 @@ impl Compiler<'_> {
 
     /// Reports a reference to an unknown definition, with a suggestion.
     fn unknown(&mut self, span: Option<Span>, what: &str, name: &str, known: &[String]) {
+        if self.broken.contains(name) {
+            // Already reported where it is defined.
+            return;
+        }
         let suggestion = did_you_mean(name, known.iter().map(String::as_str));
         let message = if known.is_empty() {
             format!("unknown {what} `{name}`: the mod declares none")
@@ -423,6 +442,9 @@ impl Compiler<'_> {
     }
 
     fn board_terrain(&mut self, data: &ModData) {
+        if self.broken.contains("[board]") {
+            return;
+        }
         for (path, name) in data.board.terrain_names() {
             if index_of(&self.names.terrain, &name).is_none() {
                 let segs: Vec<PathSeg> = path

@@ -8,7 +8,7 @@ pub mod ir;
 
 use crate::defs::{EventKind, Manifest, ModData, ParamKind};
 pub use crate::source::PathSegment as PathSeg;
-pub use compile::{Problem, compile};
+pub use compile::{Problem, compile, compile_partial};
 use ir::{Block, Expr};
 
 /// A declared number (space counter, seat resource, piece stat, game variable) with its bounds.
