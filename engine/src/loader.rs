@@ -145,9 +145,13 @@ pub fn load_mod(folder: &Path) -> Result<LoadedMod, Vec<Diagnostic>> {
     let data = match data_files.decode::<ModData>() {
         Ok(data) => data,
         Err(mut d) => {
+            if data_files.has_errors() {
+                // A file that could not be read or parsed explains any missing top-level table.
+                d.retain(|p| !(p.table.is_none() && p.message.starts_with("missing required key")));
+            }
             let mut value = data_files.root.to_toml_value();
             for problem in &d {
-                remove_offending_key(&mut value, problem);
+                repair(&mut value, problem);
             }
             problems.append(&mut d);
             lenient_data(&value, &mut broken)
@@ -228,9 +232,10 @@ pub fn load_mod(folder: &Path) -> Result<LoadedMod, Vec<Diagnostic>> {
     Ok(LoadedMod { ruleset, warnings: problems })
 }
 
-/// Removes the key a schema problem is about (an unknown key, a value of the wrong type), so
-/// the rest of its table can still be read. Missing required keys cannot be repaired this way.
-fn remove_offending_key(root: &mut toml::Value, problem: &Diagnostic) {
+/// Mends what a schema problem is about so the rest of its table can still be read and its
+/// expressions checked: a misspelled key or value is replaced by the suggestion, anything else
+/// wrong is removed. Missing required keys cannot be mended.
+fn repair(root: &mut toml::Value, problem: &Diagnostic) {
     let (Some(table), Some(key)) = (problem.table.as_deref(), problem.key.as_deref()) else { return };
     if problem.message.starts_with("missing required key") {
         return;
@@ -250,8 +255,20 @@ fn remove_offending_key(root: &mut toml::Value, problem: &Diagnostic) {
             _ => return,
         };
     }
-    if let toml::Value::Table(t) = node {
-        t.remove(key.trim_matches('"'));
+    let toml::Value::Table(t) = node else { return };
+    let key = key.trim_matches('"');
+    match problem.suggestion.as_deref() {
+        Some(better) if problem.message.starts_with("unknown value") => {
+            t.insert(key.to_string(), toml::Value::String(better.to_string()));
+        }
+        Some(better) if problem.message.starts_with("unknown key") && !t.contains_key(better) => {
+            if let Some(value) = t.remove(key) {
+                t.insert(better.to_string(), value);
+            }
+        }
+        _ => {
+            t.remove(key);
+        }
     }
 }
 

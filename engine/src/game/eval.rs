@@ -17,6 +17,7 @@ use crate::rules::ir::{
 
 /// What an expression can reach while it is evaluated.
 pub(crate) trait Env {
+    fn rules(&self) -> &Ruleset;
     fn state(&self) -> &GameState;
     /// The size of a seat's largest connected group of spaces.
     fn largest_group(&mut self, seat: u8) -> u32;
@@ -268,6 +269,14 @@ fn call<E: Env>(env: &mut E, func: Func, args: &[Expr], frame: &[Value]) -> Resu
                 _ => -1,
             })
         }
+        Func::SpaceByLabel(index) => {
+            let label = env.state().board.find(env.rules().strings.get(index as usize).map_or("", String::as_str));
+            label.map_or(Value::Nil, Value::Space)
+        }
+        Func::SeatByNumber => {
+            let n = arg(env, 0)?.as_int();
+            if (1..=env.state().seats.len() as i64).contains(&n) { Value::Seat((n - 1) as u8) } else { Value::Nil }
+        }
         Func::ActiveSeats => Value::Int(env.state().active_seats() as i64),
         Func::SeatCount => Value::Int(env.state().seats.len() as i64),
         Func::SpaceCount => Value::Int(env.state().board.space_count() as i64),
@@ -310,6 +319,10 @@ pub(crate) fn largest_group(state: &GameState, scratch: &mut Scratch, seat: u8) 
 // ----- the writing context -----
 
 impl Env for WriteCx<'_> {
+    fn rules(&self) -> &Ruleset {
+        self.rules
+    }
+
     fn state(&self) -> &GameState {
         self.state
     }
@@ -720,6 +733,10 @@ pub(crate) struct ReadCx<'a> {
 }
 
 impl Env for ReadCx<'_> {
+    fn rules(&self) -> &Ruleset {
+        self.rules
+    }
+
     fn state(&self) -> &GameState {
         self.state
     }

@@ -129,7 +129,7 @@ impl GameState {
     }
 
     #[inline]
-    pub(crate) fn counter_mut(&mut self, space: u32, counter: u16) -> &mut i64 {
+    pub fn counter_mut(&mut self, space: u32, counter: u16) -> &mut i64 {
         &mut self.counters[space as usize * self.counter_count as usize + counter as usize]
     }
 
@@ -141,7 +141,7 @@ impl GameState {
     }
 
     /// Changes a space's owner, keeping the per-seat counts in step.
-    pub(crate) fn set_owner(&mut self, space: u32, owner: u8) {
+    pub fn set_owner(&mut self, space: u32, owner: u8) {
         let old = self.owners[space as usize];
         if old == owner {
             return;

@@ -10,10 +10,12 @@ use mlua::{HookTriggers, Lua, LuaOptions, StdLib, Value as LuaValue, VmState};
 
 /// Memory a mod's Lua state may use.
 pub const MEMORY_LIMIT: usize = 64 * 1024 * 1024;
-/// VM instructions one call into Lua may run; deterministic, unlike a clock.
-pub const INSTRUCTION_LIMIT: u64 = 20_000_000;
-/// Wall-clock backstop for one call, in case instructions are slow (e.g. huge string work).
-pub const TIME_LIMIT: Duration = Duration::from_millis(100);
+/// VM instructions one call into Lua may run (about 30 ms here); deterministic, unlike a clock,
+/// so a heavy hook fails the same way on every machine.
+pub const INSTRUCTION_LIMIT: u64 = 5_000_000;
+/// Wall-clock backstop for one call, in case instructions are slow (e.g. huge string work);
+/// together they stop an endless loop within 100 ms.
+pub const TIME_LIMIT: Duration = Duration::from_millis(80);
 /// How often (in instructions) the limits are checked.
 const CHECK_EVERY: u32 = 1_000;
 
@@ -66,20 +68,19 @@ pub fn new_state() -> mlua::Result<(Lua, Budget)> {
     let budget =
         Budget { used: Rc::new(Cell::new(0)), scale: Rc::new(Cell::new(1)), deadline: Rc::new(Cell::new(None)) };
     let hook_budget = budget.clone();
-    lua.set_global_hook(HookTriggers::new().every_nth_instruction(CHECK_EVERY), move |_lua, _debug| {
+    lua.set_global_hook(HookTriggers::new().every_nth_instruction(CHECK_EVERY), move |_lua, debug| {
         let used = hook_budget.used.get() + u64::from(CHECK_EVERY);
         hook_budget.used.set(used);
-        if used > INSTRUCTION_LIMIT.saturating_mul(hook_budget.scale.get()) {
+        let limit = INSTRUCTION_LIMIT.saturating_mul(hook_budget.scale.get());
+        let over_time = hook_budget.deadline.get().is_some_and(|deadline| Instant::now() > deadline);
+        if used > limit || over_time {
+            // Name the script and line the runaway code is at, like any other Lua error.
+            let source = debug.source().short_src.map(|s| s.to_string()).unwrap_or_else(|| "?".into());
+            let line = debug.current_line().map_or_else(|| "?".into(), |l| l.to_string());
+            let what =
+                if used > limit { format!("ran more than {limit} instructions") } else { "ran too long".to_string() };
             return Err(mlua::Error::runtime(format!(
-                "the script ran more than {INSTRUCTION_LIMIT} instructions (an endless loop?)"
-            )));
-        }
-        if let Some(deadline) = hook_budget.deadline.get()
-            && Instant::now() > deadline
-        {
-            return Err(mlua::Error::runtime(format!(
-                "the script ran longer than {} ms (an endless loop?)",
-                TIME_LIMIT.as_millis()
+                "{source}:{line}: the script {what} and was stopped (an endless loop?)"
             )));
         }
         Ok(VmState::Continue)

@@ -851,8 +851,9 @@ impl Compiler<'_> {
                 }
             }
             "hook" => {
-                let (expr, _) = self.hook_call(name_span, args, scope)?;
-                let Expr::Call(Func::Hook(index), args) = expr else { return Some(None) };
+                let Some((Expr::Call(Func::Hook(index), args), _)) = self.hook_call(name_span, args, scope) else {
+                    return Some(None);
+                };
                 return Some(Some(Stmt::Proc(Proc::Hook(index), args)));
             }
             _ => return None,
@@ -879,7 +880,7 @@ impl Compiler<'_> {
                 compiled.push(Expr::Const(Value::Nil));
                 continue;
             }
-            let (expr, _) = self.expect_type(arg, scope, *ty)?;
+            let Some((expr, _)) = self.expect_type(arg, scope, *ty) else { return Some(None) };
             if !is_safe(&expr, scope) {
                 scope.fallible = true;
             }
@@ -1396,6 +1397,24 @@ impl Compiler<'_> {
                 let (a, _) = self.expect_type(&args[0], scope, Type::Space)?;
                 Some((Expr::Call(Func::PiecesAt, vec![a]), Type::Int))
             }
+            "space" => {
+                if !arity(self, 1) {
+                    return None;
+                }
+                let AstKind::Str(label) = &args[0].kind else {
+                    self.problem(Some(args[0].span), "`space` takes a quoted space label, e.g. space(\"C07\")", None);
+                    return None;
+                };
+                let (index, _) = self.strings.insert_full(label.clone(), ());
+                Some((Expr::Call(Func::SpaceByLabel(index as u16), vec![]), Type::Space))
+            }
+            "seat" => {
+                if !arity(self, 1) {
+                    return None;
+                }
+                let (n, _) = self.expect_type(&args[0], scope, Type::Int)?;
+                Some((Expr::Call(Func::SeatByNumber, vec![n]), Type::Seat))
+            }
             "active_seats" | "seat_count" | "space_count" => {
                 if !arity(self, 0) {
                     return None;
@@ -1530,6 +1549,8 @@ const FUNCTIONS: &[&str] = &[
     "adjacent",
     "distance",
     "pieces_at",
+    "space",
+    "seat",
     "active_seats",
     "seat_count",
     "space_count",

@@ -233,6 +233,10 @@ pub enum Func {
     SpaceCount,
     /// Pieces on a space (alive).
     PiecesAt,
+    /// The space with a label (the label is in the ruleset's string table), or none.
+    SpaceByLabel(u16),
+    /// The seat with a 1-based number, or none.
+    SeatByNumber,
     /// A uniform whole number in `lo..=hi` from the game's stream (effects only).
     Random,
     /// Spreads units of a space counter one at a time over a seat's spaces below a cap, at

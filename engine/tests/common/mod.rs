@@ -1,0 +1,92 @@
+//! Helpers for the engine's own tests: loading fixture mods and writing throwaway mods.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use meeple_engine::diag::Diagnostic;
+use meeple_engine::game::{Action, Engine, Events, GameSetup, GameState};
+use meeple_engine::loader::load_mod;
+use meeple_engine::rules::Ruleset;
+
+/// A fixture mod under `engine/tests/fixtures/`.
+pub fn fixture(name: &str) -> Arc<Ruleset> {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name);
+    match load_mod(&folder) {
+        Ok(loaded) => loaded.ruleset,
+        Err(problems) => panic!(
+            "fixture {name} does not load:\n{}",
+            problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n")
+        ),
+    }
+}
+
+/// A new game of a ruleset with `seats` seats.
+pub fn new_game(rules: &Arc<Ruleset>, seed: u64, seats: usize) -> (Engine, GameState, Events) {
+    let mut engine = Engine::new(rules.clone()).expect("engine");
+    let mut events = Events::recording();
+    let setup = GameSetup::new(rules, seed, seats, "human");
+    let state = engine.new_game(&setup, &mut events).expect("game starts");
+    (engine, state, events)
+}
+
+/// The legal actions of the seat to move.
+pub fn legal(engine: &mut Engine, state: &GameState) -> Vec<Action> {
+    let mut out = Vec::new();
+    engine.legal_actions(state, &mut out);
+    out
+}
+
+/// A mod folder written from (relative path, contents) pairs into a fresh temporary folder
+/// whose name is the mod id `id`.
+pub fn write_mod(id: &str, files: &[(&str, &[u8])]) -> PathBuf {
+    static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let root = std::env::temp_dir().join(format!("meeple-test-{}-{n}", std::process::id()));
+    let folder = root.join(id);
+    let _ = std::fs::remove_dir_all(&folder);
+    for (path, contents) in files {
+        let target = folder.join(path);
+        std::fs::create_dir_all(target.parent().expect("has a parent")).expect("create folder");
+        std::fs::write(target, contents).expect("write file");
+    }
+    folder
+}
+
+/// Loads a mod expected to be broken; returns its problems rendered as text.
+pub fn problems(folder: &Path) -> Vec<Diagnostic> {
+    match load_mod(folder) {
+        Ok(_) => panic!("{} loaded but should not", folder.display()),
+        Err(problems) => problems,
+    }
+}
+
+/// A minimal valid manifest for mod `id`.
+pub fn manifest(id: &str) -> String {
+    format!(
+        "id = \"{id}\"\nname = \"T\"\nversion = \"1.0.0\"\napi = 1\ndescription = \"d\"\nseats = {{ min = 2, max = 2 }}\n"
+    )
+}
+
+/// A minimal valid data file: two linked spaces, one counter, one action.
+pub const MINIMAL_DATA: &str = r#"
+[board]
+kind = "graph"
+terrain = "land"
+spaces = [{ id = "a" }, { id = "b" }]
+links = [["a", "b"]]
+
+[terrain.land]
+
+[space_counters.dice]
+max = 8
+
+[actions.push]
+label = "Push"
+params = [{ name = "from", kind = "space", owned_by = "me" }]
+effect = ["from.dice += 1"]
+
+[end]
+win = "seat.number == 99"
+"#;
