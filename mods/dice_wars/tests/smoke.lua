@@ -1,5 +1,9 @@
 -- A first check that the scenario API works on a small fixed board.
-local line = { kind = "graph", terrain = "land", spaces = { { id = "a" }, { id = "b" }, { id = "c" } }, links = { { "a", "b" }, { "b", "c" } } }
+local line = {
+  kind = "graph", terrain = "land",
+  spaces = { { id = "a" }, { id = "b" }, { id = "c" } },
+  links = { { "a", "b" }, { "b", "c" } },
+}
 
 test("a won attack moves all but one die", function()
   local g = scenario.new{ seed = 1, seats = 2, board = line }

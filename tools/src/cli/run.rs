@@ -5,9 +5,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use meeple_engine::game::record::from_record;
+use meeple_engine::game::record::{from_record, to_record};
 use meeple_engine::game::render::{event_json, state_json};
 use meeple_engine::game::{Engine, Events, GameSetup};
+use meeple_engine::save::SaveFile;
 use meeple_engine::schema::ActionScript;
 use serde_json::json;
 
@@ -29,6 +30,9 @@ pub struct RunArgs {
     /// Leave the events out of the output.
     #[arg(long)]
     no_events: bool,
+    /// Also write the game to this save file (replay it with `meeple replay FILE --verify`).
+    #[arg(long)]
+    save: Option<PathBuf>,
 }
 
 pub fn run(args: RunArgs) -> Result<ExitCode, String> {
@@ -51,23 +55,34 @@ pub fn run(args: RunArgs) -> Result<ExitCode, String> {
     let mut events = Events::recording();
     let mut state = engine.new_game(&setup, &mut events).map_err(|e| e.to_string())?;
     let mut failure = None;
+    let mut history = Vec::new();
     for (index, record) in script.actions.iter().enumerate() {
         let applied = from_record(&rules, &state, record).and_then(|(seat, action)| {
-            engine.apply_as(&mut state, seat, &action, &mut events).map_err(|e| e.to_string())
+            engine.apply_as(&mut state, seat, &action, &mut events).map_err(|e| e.to_string())?;
+            history.push((seat, action));
+            Ok(())
         });
         if let Err(reason) = applied {
             failure = Some(json!({ "action": index + 1, "record": record, "reason": reason }));
             break;
         }
     }
+    if let Some(path) = &args.save {
+        SaveFile::new(&rules, &setup, &history, &state).write(path).map_err(|e| e.to_string())?;
+        eprintln!("saved {} actions to {}", history.len(), path.display());
+    }
     let rendered: Vec<serde_json::Value> =
         if args.no_events { Vec::new() } else { events.list().iter().map(|e| event_json(&rules, &state, e)).collect() };
+    let mut legal = Vec::new();
+    engine.legal_actions(&state, &mut legal);
+    let legal: Vec<_> = legal.iter().map(|a| to_record(&rules, &state, state.turn.seat, a)).collect();
     let mut output = json!({
         "mod": rules.manifest.id,
         "seed": seed,
         "seats": seats,
         "events": rendered,
         "state": state_json(&rules, &state),
+        "legal": legal,
     });
     if let Some(failure) = &failure {
         output["refused"] = failure.clone();
