@@ -241,6 +241,25 @@ pub struct SeatsDef {
     /// Who moves first: the first seat, or a seat drawn at random when the game starts.
     #[serde(default)]
     pub first: FirstSeat,
+    /// Sides (teams) seats play on. When empty, every seat is its own side. When given, the
+    /// setup assigns each seat a side (by default seat 1 to the first side, seat 2 to the
+    /// second, and so on round the list); a win is a win for every seat of the side.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sides: Vec<SideDef>,
+}
+
+/// A side (team).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SideDef {
+    /// The side's id, used in expressions (`seat.side == "blue"`) and in setups.
+    pub id: String,
+    /// The name shown to players; the id when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// Drawing colour, `#rrggbb`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<String>,
 }
 
 /// Who takes the first turn.
@@ -283,6 +302,17 @@ pub struct TurnDef {
     /// *Effect* at the end of every turn; `me` is the seat whose turn ends.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub on_end: Vec<Stmt>,
+    /// Rounds per match (a round is every playing seat taking one turn). 0: the game is one
+    /// open-ended match.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rounds_per_match: u32,
+    /// How many matches a game has (with `rounds_per_match`); after the last one the game ends
+    /// and `end.score` decides the winner.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub matches: u32,
+    /// *Effect* when a match ends, before the next one starts; `me` is the first seat.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub on_match_end: Vec<Stmt>,
 }
 
 impl Default for TurnDef {
@@ -293,6 +323,9 @@ impl Default for TurnDef {
             auto_pass: false,
             on_start: Vec::new(),
             on_end: Vec::new(),
+            rounds_per_match: 0,
+            matches: 1,
+            on_match_end: Vec::new(),
         }
     }
 }
@@ -452,17 +485,20 @@ pub enum EventKind {
     AfterAction,
     /// A seat dropped out (eliminated or left).
     SeatOut,
+    /// A match ended (after the turn's `on_match_end`).
+    MatchEnd,
     /// The game ended.
     GameEnd,
 }
 
 impl EventKind {
-    pub const ALL: [EventKind; 6] = [
+    pub const ALL: [EventKind; 7] = [
         EventKind::GameStart,
         EventKind::TurnStart,
         EventKind::TurnEnd,
         EventKind::AfterAction,
         EventKind::SeatOut,
+        EventKind::MatchEnd,
         EventKind::GameEnd,
     ];
 
@@ -473,6 +509,7 @@ impl EventKind {
             EventKind::TurnEnd => "turn_end",
             EventKind::AfterAction => "after_action",
             EventKind::SeatOut => "seat_out",
+            EventKind::MatchEnd => "match_end",
             EventKind::GameEnd => "game_end",
         }
     }
@@ -489,9 +526,15 @@ pub struct EndDef {
     /// *Expression* about `seat`: when it holds, that seat wins and the game ends.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub win: Option<String>,
-    /// When only one seat is still playing (every other one eliminated or gone), it wins.
+    /// When only one seat — or only seats of one side — is still playing (every other one
+    /// eliminated or gone), it wins.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub last_seat_wins: bool,
+    /// *Expression* about `seat`: its score when the game ends by running out of matches or
+    /// turns. The side with the highest score wins; a tie is a draw between the tied seats.
+    /// Without it, such an ending is a draw split by `draw_shares`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<String>,
     /// *Expression* about `seat`: its share of the pot when a game is drawn with `draw()`
     /// (shares are normalised to sum to 1 over the seats still playing).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -503,7 +546,14 @@ pub struct EndDef {
 
 impl Default for EndDef {
     fn default() -> Self {
-        Self { eliminate: None, win: None, last_seat_wins: false, draw_shares: None, turn_limit: default_turn_limit() }
+        Self {
+            eliminate: None,
+            win: None,
+            last_seat_wins: false,
+            score: None,
+            draw_shares: None,
+            turn_limit: default_turn_limit(),
+        }
     }
 }
 
@@ -554,6 +604,14 @@ fn yes() -> bool {
 
 fn one() -> u32 {
     1
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+fn is_one(n: &u32) -> bool {
+    *n == 1
 }
 
 fn end_turn_label() -> String {

@@ -177,6 +177,10 @@ fn read_state<E: Env>(env: &mut E, read: &Read, frame: &[Value]) -> Result<Value
             Some(seat) => Value::Int(i64::from(seat) + 1),
             None => Value::Int(0),
         },
+        Read::SeatSide(e) => match eval(env, e, frame)?.as_seat() {
+            Some(seat) => env.state().seats.get(seat as usize).map_or(Value::Nil, |s| Value::Id(u16::from(s.side))),
+            None => Value::Nil,
+        },
         Read::PieceStat(e, stat) => match {
             let value = eval(env, e, frame)?;
             piece(env.state(), value)
@@ -213,6 +217,7 @@ fn read_state<E: Env>(env: &mut E, read: &Read, frame: &[Value]) -> Result<Value
         Read::Round => Value::Int(i64::from(env.state().turn.round)),
         Read::CurrentSeat => Value::Seat(env.state().turn.seat),
         Read::Phase => Value::Id(env.state().turn.phase),
+        Read::Match => Value::Int(i64::from(env.state().turn.match_number)),
     })
 }
 
@@ -277,6 +282,29 @@ fn call<E: Env>(env: &mut E, func: Func, args: &[Expr], frame: &[Value]) -> Resu
             let n = arg(env, 0)?.as_int();
             if (1..=env.state().seats.len() as i64).contains(&n) { Value::Seat((n - 1) as u8) } else { Value::Nil }
         }
+        Func::Allies => {
+            let (a, b) = (arg(env, 0)?.as_seat(), arg(env, 1)?.as_seat());
+            let seats = &env.state().seats;
+            Value::Bool(match (a, b) {
+                (Some(a), Some(b)) => {
+                    seats.get(a as usize).zip(seats.get(b as usize)).is_some_and(|(x, y)| x.side == y.side)
+                }
+                _ => false,
+            })
+        }
+        Func::HandSize => match arg(env, 0)?.as_seat() {
+            Some(seat) => Value::Int(env.state().seats.get(seat as usize).map_or(0, |s| s.hand.len() as i64)),
+            None => Value::Int(0),
+        },
+        Func::InHand(card) => match arg(env, 0)?.as_seat() {
+            Some(seat) => Value::Int(
+                env.state()
+                    .seats
+                    .get(seat as usize)
+                    .map_or(0, |s| s.hand.iter().filter(|(_, c)| *c == card).count() as i64),
+            ),
+            None => Value::Int(0),
+        },
         Func::ActiveSeats => Value::Int(env.state().active_seats() as i64),
         Func::SeatCount => Value::Int(env.state().seats.len() as i64),
         Func::SpaceCount => Value::Int(env.state().board.space_count() as i64),
@@ -642,7 +670,8 @@ fn run_proc(cx: &mut WriteCx, proc: Proc, args: &[Expr], frame: &mut Vec<Value>)
         }
         Proc::Win => {
             let seat = target_seat(cx, &args[0], frame)?;
-            super::flow::finish(cx, super::state::Outcome::Win { seats: vec![seat] });
+            let seats = cx.state.side_of(seat);
+            super::flow::finish(cx, super::state::Outcome::Win { seats });
         }
         Proc::Draw => {
             let shares = super::flow::draw_shares(cx)?;
@@ -679,6 +708,18 @@ fn run_proc(cx: &mut WriteCx, proc: Proc, args: &[Expr], frame: &mut Vec<Value>)
             let count = eval(cx, &args[2], frame)?.as_int().max(0);
             let drawn = super::decks::draw(cx, deck, seat, count as usize);
             cx.events.push_with(|| Event::CardsDrawn { seat, deck, cards: drawn });
+        }
+        Proc::Discard(card) => {
+            let seat = target_seat(cx, &args[0], frame)?;
+            let hand = &mut cx.state.seats[seat as usize].hand;
+            if let Some(position) = hand.iter().position(|(_, c)| *c == card) {
+                let (deck, _) = hand.remove(position);
+                cx.state.decks[deck as usize].discard.push(card);
+                cx.events.push_with(|| Event::CardDiscarded { seat, deck, card });
+            } else {
+                let id = cx.rules.card_ids[card as usize].clone();
+                return Err(RuleError::new(format!("seat {} has no `{id}` in hand to discard", seat + 1)));
+            }
         }
         Proc::Log => {
             let index = match args.first() {

@@ -89,6 +89,14 @@ pub enum Event {
         deck: u16,
         cards: Vec<u16>,
     },
+    CardDiscarded {
+        seat: u8,
+        deck: u16,
+        card: u16,
+    },
+    MatchEnded {
+        number: u32,
+    },
     SeatLeft {
         seat: u8,
     },

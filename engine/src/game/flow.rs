@@ -56,6 +56,7 @@ pub(crate) fn start_game(cx: &mut WriteCx) -> Result<(), RuleError> {
     check_end(cx)?;
     if cx.state.outcome.is_none() {
         cx.state.turn.round = 1;
+        cx.state.turn.match_number = 1;
         start_turn(cx)?;
     }
     Ok(())
@@ -65,9 +66,7 @@ fn start_turn(cx: &mut WriteCx) -> Result<(), RuleError> {
     let seat = cx.state.turn.seat;
     cx.state.turn.number += 1;
     if cx.state.turn.number > cx.rules.end.turn_limit {
-        let shares = draw_shares(cx)?;
-        finish(cx, Outcome::Draw { shares });
-        return Ok(());
+        return finish_by_score(cx);
     }
     cx.state.turn.phase = 0;
     cx.state.turn.used.iter_mut().for_each(|u| *u = 0);
@@ -126,6 +125,13 @@ pub(crate) fn end_turn(cx: &mut WriteCx) -> Result<(), RuleError> {
         next = (next + 1) % count;
         if next == 0 {
             cx.state.turn.round += 1;
+            let rules = cx.rules;
+            if rules.rounds_per_match > 0 && cx.state.turn.round > rules.rounds_per_match {
+                end_match(cx)?;
+                if cx.state.outcome.is_some() {
+                    return Ok(());
+                }
+            }
         }
         if cx.state.seats[next].status == SeatStatus::Active {
             cx.state.turn.seat = next as u8;
@@ -134,6 +140,65 @@ pub(crate) fn end_turn(cx: &mut WriteCx) -> Result<(), RuleError> {
     }
     // Nobody is left to move.
     finish(cx, Outcome::Draw { shares: Vec::new() });
+    Ok(())
+}
+
+/// Ends the current match: its effects and triggers, then the next match or, after the last
+/// one, the end of the game by score.
+fn end_match(cx: &mut WriteCx) -> Result<(), RuleError> {
+    let number = cx.state.turn.match_number;
+    run(cx, &cx.rules.match_end, 0, "turn.on_match_end")?;
+    cx.events.push_with(|| Event::MatchEnded { number });
+    fire(cx, EventKind::MatchEnd, 0)?;
+    check_end(cx)?;
+    if cx.state.outcome.is_some() {
+        return Ok(());
+    }
+    if number >= cx.rules.matches {
+        return finish_by_score(cx);
+    }
+    cx.state.turn.match_number += 1;
+    cx.state.turn.round = 1;
+    Ok(())
+}
+
+/// Ends a game that ran out of matches or turns: the side with the highest `end.score` wins, a
+/// tie is a draw between the tied seats; without a score it is a draw split by `draw_shares`.
+pub(crate) fn finish_by_score(cx: &mut WriteCx) -> Result<(), RuleError> {
+    let rules = cx.rules;
+    let Some(score) = &rules.end.score else {
+        let shares = draw_shares(cx)?;
+        finish(cx, Outcome::Draw { shares });
+        return Ok(());
+    };
+    // Sides still in the game, each with the sum of its seats' scores.
+    let mut sides: Vec<(u8, i64)> = Vec::new();
+    for seat in 0..cx.state.seats.len() as u8 {
+        if cx.state.seats[seat as usize].status == SeatStatus::Eliminated {
+            continue;
+        }
+        let value = seat_formula(cx, score, seat).map_err(|e| e.context("end.score"))?.as_int();
+        let side = cx.state.seats[seat as usize].side;
+        match sides.iter_mut().find(|(s, _)| *s == side) {
+            Some((_, total)) => *total = total.saturating_add(value),
+            None => sides.push((side, value)),
+        }
+    }
+    let Some(best) = sides.iter().map(|(_, v)| *v).max() else {
+        finish(cx, Outcome::Draw { shares: Vec::new() });
+        return Ok(());
+    };
+    let winners: Vec<u8> = sides.iter().filter(|(_, v)| *v == best).map(|(s, _)| *s).collect();
+    let seats_of = |side: u8| -> Vec<u8> {
+        (0..cx.state.seats.len() as u8).filter(|&s| cx.state.seats[s as usize].side == side).collect()
+    };
+    if winners.len() == 1 {
+        let seats = seats_of(winners[0]);
+        finish(cx, Outcome::Win { seats });
+    } else {
+        let shares = winners.iter().flat_map(|&side| seats_of(side)).map(|s| (s, 1)).collect();
+        finish(cx, Outcome::Draw { shares });
+    }
     Ok(())
 }
 
@@ -195,17 +260,21 @@ pub(crate) fn check_end(cx: &mut WriteCx) -> Result<(), RuleError> {
                 continue;
             }
             if seat_formula(cx, win, seat).map_err(|e| e.context("end.win"))?.as_bool() {
-                finish(cx, Outcome::Win { seats: vec![seat] });
+                let seats = cx.state.side_of(seat);
+                finish(cx, Outcome::Win { seats });
                 return Ok(());
             }
         }
     }
     let active: Vec<u8> =
         (0..cx.state.seats.len() as u8).filter(|&s| cx.state.seats[s as usize].status == SeatStatus::Active).collect();
-    if rules.end.last_seat_wins && active.len() == 1 {
-        finish(cx, Outcome::Win { seats: active });
-    } else if active.is_empty() {
+    let one_side_left =
+        active.windows(2).all(|w| cx.state.seats[w[0] as usize].side == cx.state.seats[w[1] as usize].side);
+    if active.is_empty() {
         finish(cx, Outcome::Draw { shares: Vec::new() });
+    } else if rules.end.last_seat_wins && one_side_left {
+        let seats = cx.state.side_of(active[0]);
+        finish(cx, Outcome::Win { seats });
     }
     Ok(())
 }

@@ -89,6 +89,9 @@ pub struct SeatSetup {
     pub name: String,
     /// `human`, or the computer player's level (`random`, `greedy`, …).
     pub controller: String,
+    /// The side's id, for mods with sides; by default seats go round the sides in order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
 }
 
 impl GameSetup {
@@ -98,6 +101,7 @@ impl GameSetup {
             .map(|i| SeatSetup {
                 name: rules.data.seats.names.get(i).cloned().unwrap_or_else(|| format!("Seat {}", i + 1)),
                 controller: controller.to_string(),
+                side: None,
             })
             .collect();
         Self { seed, seats, board: None }
@@ -180,6 +184,24 @@ impl Engine {
                 range.min, range.max
             )));
         }
+        let sides = &rules.data.seats.sides;
+        let mut seat_sides = Vec::with_capacity(seat_count);
+        for (i, seat) in setup.seats.iter().enumerate() {
+            let side = match (&seat.side, sides.is_empty()) {
+                (_, true) => i as u8,
+                (None, false) => (i % sides.len()) as u8,
+                (Some(id), false) => match sides.iter().position(|s| &s.id == id) {
+                    Some(side) => side as u8,
+                    None => {
+                        let hint = crate::diag::did_you_mean(id, sides.iter().map(|s| s.id.as_str()))
+                            .map(|s| format!("; did you mean `{s}`?"))
+                            .unwrap_or_default();
+                        return Err(RuleError::new(format!("seat {}: unknown side `{id}`{hint}", i + 1)));
+                    }
+                },
+            };
+            seat_sides.push(side);
+        }
         let mut rng = GameRng::from_seed(setup.seed);
         let spec = setup.board.as_ref().unwrap_or(&rules.data.board);
         let terrain = |name: &str| rules.terrain_index(name).map(|i| i as u16);
@@ -198,9 +220,11 @@ impl Engine {
             seats: setup
                 .seats
                 .iter()
-                .map(|s| state::SeatState {
+                .zip(&seat_sides)
+                .map(|(s, side)| state::SeatState {
                     name: s.name.clone(),
                     status: SeatStatus::Active,
+                    side: *side,
                     resources: rules.resources.iter().map(|r| r.initial).collect(),
                     hand: Vec::new(),
                 })
@@ -215,7 +239,14 @@ impl Engine {
                 .map(|d| state::DeckState { draw: d.cards.clone(), discard: Vec::new() })
                 .collect(),
             vars: rules.vars.iter().map(|v| v.initial).collect(),
-            turn: state::TurnState { number: 0, round: 0, seat: 0, phase: 0, used: vec![0; rules.actions.len()] },
+            turn: state::TurnState {
+                number: 0,
+                round: 0,
+                match_number: 0,
+                seat: 0,
+                phase: 0,
+                used: vec![0; rules.actions.len()],
+            },
             outcome: None,
             script_data: Default::default(),
             owned: vec![0; seat_count],

@@ -91,6 +91,11 @@ pub fn event_json(rules: &Ruleset, state: &GameState, event: &Event) -> Json {
             "event": "cards_drawn", "seat": seat(*s), "deck": rules.decks[*deck as usize].id,
             "cards": cards.iter().map(|c| rules.card_ids[*c as usize].clone()).collect::<Vec<_>>(),
         }),
+        Event::CardDiscarded { seat: s, deck, card } => json!({
+            "event": "card_discarded", "seat": seat(*s), "deck": rules.decks[*deck as usize].id,
+            "card": rules.card_ids[*card as usize],
+        }),
+        Event::MatchEnded { number } => json!({ "event": "match_ended", "match": number }),
         Event::SeatLeft { seat: s } => json!({ "event": "seat_left", "seat": seat(*s) }),
         Event::SeatEliminated { seat: s } => json!({ "event": "seat_eliminated", "seat": seat(*s) }),
         Event::GameOver { outcome } => {
@@ -117,6 +122,7 @@ pub fn state_json(rules: &Ruleset, state: &GameState) -> Json {
                 "seat": i + 1,
                 "name": s.name,
                 "status": match s.status { SeatStatus::Active => "active", SeatStatus::Left => "left", SeatStatus::Eliminated => "eliminated" },
+                "side": rules.data.seats.sides.get(s.side as usize).map_or_else(|| json!(s.side as u64 + 1), |side| json!(side.id)),
                 "spaces": state.owned_count(i as u8),
                 "resources": resources,
                 "hand": s.hand.iter().map(|(_, c)| rules.card_ids[*c as usize].clone()).collect::<Vec<_>>(),
@@ -159,6 +165,7 @@ pub fn state_json(rules: &Ruleset, state: &GameState) -> Json {
     json!({
         "turn": state.turn.number,
         "round": state.turn.round,
+        "match": state.turn.match_number,
         "seat_to_move": state.turn.seat as u64 + 1,
         "phase": rules.phases.get(state.turn.phase as usize).map(|p| p.id.clone()),
         "outcome": state.outcome.as_ref().map(outcome_json),

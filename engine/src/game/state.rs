@@ -32,6 +32,8 @@ pub enum SeatStatus {
 pub struct SeatState {
     pub name: String,
     pub status: SeatStatus,
+    /// The side (team) the seat plays on; its own index when the mod has no sides.
+    pub side: u8,
     /// Resource values by the ruleset's resource index.
     pub resources: Vec<i64>,
     /// Cards in hand: (deck index, card index), in the order drawn.
@@ -63,8 +65,10 @@ pub struct DeckState {
 pub struct TurnState {
     /// Turns started so far, counting every seat's turn; 1 during the first turn.
     pub number: u32,
-    /// Rounds started so far; 1 during the first round.
+    /// Rounds started so far in the current match; 1 during the first round.
     pub round: u32,
+    /// The current match, from 1 (games without matches stay in match 1).
+    pub match_number: u32,
     /// The seat to move.
     pub seat: u8,
     /// The current phase index.
@@ -165,6 +169,12 @@ impl GameState {
         self.seats.len()
     }
 
+    /// Every seat on the same side as `seat`, in seat order.
+    pub fn side_of(&self, seat: u8) -> Vec<u8> {
+        let side = self.seats[seat as usize].side;
+        (0..self.seats.len() as u8).filter(|&s| self.seats[s as usize].side == side).collect()
+    }
+
     /// Seats still taking turns.
     pub fn active_seats(&self) -> usize {
         self.seats.iter().filter(|s| s.status == SeatStatus::Active).count()
@@ -186,7 +196,7 @@ impl GameState {
             pieces: Vec::new(),
             decks: Vec::new(),
             vars: Vec::new(),
-            turn: TurnState { number: 0, round: 0, seat: 0, phase: 0, used: Vec::new() },
+            turn: TurnState { number: 0, round: 0, match_number: 0, seat: 0, phase: 0, used: Vec::new() },
             outcome: None,
             script_data: BTreeMap::new(),
             owned: Vec::new(),

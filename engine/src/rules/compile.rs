@@ -76,6 +76,8 @@ struct Names {
     decks: Vec<String>,
     phases: Vec<String>,
     actions: Vec<String>,
+    sides: Vec<String>,
+    cards: Vec<String>,
 }
 
 impl Names {
@@ -96,6 +98,8 @@ impl Names {
             decks: data.decks.keys().cloned().collect(),
             phases,
             actions: data.actions.keys().cloned().collect(),
+            sides: data.seats.sides.iter().map(|s| s.id.clone()).collect(),
+            cards: data.cards.keys().cloned().collect(),
         }
     }
 }
@@ -224,6 +228,22 @@ impl Compiler<'_> {
         let phases = self.key("turn", |c| c.phases(data));
         let turn_start = self.key("turn", |c| c.key("on_start", |c| c.program(&data.turn.on_start)));
         let turn_end = self.key("turn", |c| c.key("on_end", |c| c.program(&data.turn.on_end)));
+        let match_end = self.key("turn", |c| c.key("on_match_end", |c| c.program(&data.turn.on_match_end)));
+        if data.turn.matches == 0 {
+            self.key("turn", |c| c.key("matches", |c| c.problem(None, "a game has at least one match", None)));
+        }
+        if data.turn.matches > 1 && data.turn.rounds_per_match == 0 {
+            self.key("turn", |c| {
+                c.key("matches", |c| c.problem(None, "several matches need `rounds_per_match`", None))
+            });
+        }
+        self.key("seats", |c| {
+            c.key("sides", |c| {
+                for (i, side) in data.seats.sides.iter().enumerate() {
+                    c.index(i, |c| c.key("id", |c| check_field_name(c, &side.id)));
+                }
+            })
+        });
         let setup = self.key("setup", |c| c.key("effect", |c| c.program(&data.setup.effect)));
         let triggers = self.key("triggers", |c| {
             data.triggers
@@ -258,6 +278,9 @@ impl Compiler<'_> {
             turn_start,
             turn_end,
             auto_pass: data.turn.auto_pass,
+            rounds_per_match: data.turn.rounds_per_match,
+            matches: data.turn.matches.max(1),
+            match_end,
             triggers,
             end,
             hook_names: Vec::new(),
@@ -711,10 +734,18 @@ impl Compiler<'_> {
         let eliminate = seat_formula(self, "eliminate", &def.eliminate, Type::Bool);
         let win = seat_formula(self, "win", &def.win, Type::Bool);
         let draw_shares = seat_formula(self, "draw_shares", &def.draw_shares, Type::Int);
+        let score = seat_formula(self, "score", &def.score, Type::Int);
         if def.turn_limit == 0 {
             self.key("turn_limit", |c| c.problem(None, "the turn limit must be at least 1", None));
         }
-        EndRule { eliminate, win, last_seat_wins: def.last_seat_wins, draw_shares, turn_limit: def.turn_limit.max(1) }
+        EndRule {
+            eliminate,
+            win,
+            last_seat_wins: def.last_seat_wins,
+            score,
+            draw_shares,
+            turn_limit: def.turn_limit.max(1),
+        }
     }
 
     // ----- programs and statements -----
@@ -849,6 +880,26 @@ impl Compiler<'_> {
                     "shuffle" => (Proc::Shuffle(index), vec![Type::Text]),
                     _ => (Proc::DrawCards(index), vec![Type::Text, Type::Seat, Type::Int]),
                 }
+            }
+            "discard" => {
+                let Some(card_arg) = args.get(1) else {
+                    self.problem(
+                        Some(name_span),
+                        "`discard` takes a seat and a quoted card id: discard(me, \"card\")",
+                        None,
+                    );
+                    return Some(None);
+                };
+                let AstKind::Str(card) = &card_arg.kind else {
+                    self.problem(Some(card_arg.span), "the second argument of `discard` is a quoted card id", None);
+                    return Some(None);
+                };
+                let Some(index) = index_of(&self.names.cards, card) else {
+                    let cards = self.names.cards.clone();
+                    self.unknown(Some(card_arg.span), "card", card, &cards);
+                    return Some(None);
+                };
+                (Proc::Discard(index), vec![Type::Seat, Type::Text])
             }
             "hook" => {
                 let Some((Expr::Call(Func::Hook(index), args), _)) = self.hook_call(name_span, args, scope) else {
@@ -1001,6 +1052,7 @@ impl Compiler<'_> {
             IdKind::Terrain => (&self.names.terrain, "terrain"),
             IdKind::PieceKind => (&self.names.piece_kinds, "piece kind"),
             IdKind::Phase => (&self.names.phases, "phase"),
+            IdKind::Side => (&self.names.sides, "side"),
         };
         match index_of(list, name) {
             Some(i) => Some(Expr::Const(Value::Id(i))),
@@ -1064,6 +1116,7 @@ impl Compiler<'_> {
             "round" => Some((Read::Round, Type::Int)),
             "current" => Some((Read::CurrentSeat, Type::Seat)),
             "phase" => Some((Read::Phase, Type::Id(IdKind::Phase))),
+            "match" => Some((Read::Match, Type::Int)),
             _ => None,
         };
         if let Some((read, ty)) = read {
@@ -1081,7 +1134,7 @@ impl Compiler<'_> {
         }
         let mut known: Vec<String> = scope.slots[..scope.visible].iter().map(|s| s.name.clone()).collect();
         known.extend(self.names.vars.iter().cloned());
-        known.extend(["turn", "round", "current", "phase"].map(String::from));
+        known.extend(["turn", "round", "match", "current", "phase"].map(String::from));
         if scope.allow.odds {
             known.push("chance".into());
         }
@@ -1110,10 +1163,11 @@ impl Compiler<'_> {
             },
             Type::Seat => match field {
                 "number" => (Expr::Read(Read::SeatNumber(b)), Type::Int),
+                "side" => (Expr::Read(Read::SeatSide(b)), Type::Id(IdKind::Side)),
                 _ => match index_of(&self.names.resources, field) {
                     Some(i) => (Expr::Read(Read::SeatResource(b, i)), Type::Int),
                     None => {
-                        let known = [self.names.resources.clone(), vec!["number".into()]].concat();
+                        let known = [self.names.resources.clone(), vec!["number".into(), "side".into()]].concat();
                         self.unknown(Some(field_span), "seat field", field, &known);
                         return None;
                     }
@@ -1397,6 +1451,36 @@ impl Compiler<'_> {
                 let (a, _) = self.expect_type(&args[0], scope, Type::Space)?;
                 Some((Expr::Call(Func::PiecesAt, vec![a]), Type::Int))
             }
+            "allies" => {
+                if !arity(self, 2) {
+                    return None;
+                }
+                let (a, _) = self.expect_type(&args[0], scope, Type::Seat)?;
+                let (b, _) = self.expect_type(&args[1], scope, Type::Seat)?;
+                Some((Expr::Call(Func::Allies, vec![a, b]), Type::Bool))
+            }
+            "hand_size" => {
+                if !arity(self, 1) {
+                    return None;
+                }
+                let (seat, _) = self.expect_type(&args[0], scope, Type::Seat)?;
+                Some((Expr::Call(Func::HandSize, vec![seat]), Type::Int))
+            }
+            "in_hand" => {
+                if !arity(self, 2) {
+                    return None;
+                }
+                let (seat, _) = self.expect_type(&args[0], scope, Type::Seat)?;
+                let AstKind::Str(card) = &args[1].kind else {
+                    self.problem(Some(args[1].span), "the second argument of `in_hand` is a quoted card id", None);
+                    return None;
+                };
+                let Some(index) = index_of(&self.names.cards, card) else {
+                    self.unknown(Some(args[1].span), "card", card, &self.names.cards.clone());
+                    return None;
+                };
+                Some((Expr::Call(Func::InHand(index), vec![seat]), Type::Int))
+            }
             "space" => {
                 if !arity(self, 1) {
                     return None;
@@ -1492,7 +1576,7 @@ impl Compiler<'_> {
             }
             "hook" => self.hook_call(name_span, args, scope),
             "end_turn" | "leave" | "eliminate" | "win" | "draw" | "deal_spaces" | "place" | "remove" | "shuffle"
-            | "draw_cards" | "log" => {
+            | "draw_cards" | "discard" | "log" => {
                 self.problem(
                     Some(name_span),
                     format!("`{name}` is a statement; it cannot be part of an expression"),
@@ -1551,6 +1635,9 @@ const FUNCTIONS: &[&str] = &[
     "pieces_at",
     "space",
     "seat",
+    "allies",
+    "hand_size",
+    "in_hand",
     "active_seats",
     "seat_count",
     "space_count",
@@ -1568,6 +1655,7 @@ const FUNCTIONS: &[&str] = &[
     "remove",
     "shuffle",
     "draw_cards",
+    "discard",
     "log",
 ];
 
@@ -1576,6 +1664,7 @@ fn is_reserved(name: &str) -> bool {
         name,
         "me" | "turn"
             | "round"
+            | "match"
             | "current"
             | "phase"
             | "chance"

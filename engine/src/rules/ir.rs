@@ -117,6 +117,7 @@ pub enum IdKind {
     Terrain,
     PieceKind,
     Phase,
+    Side,
 }
 
 impl IdKind {
@@ -125,6 +126,7 @@ impl IdKind {
             IdKind::Terrain => "a terrain",
             IdKind::PieceKind => "a piece kind",
             IdKind::Phase => "a phase",
+            IdKind::Side => "a side",
         }
     }
 }
@@ -198,6 +200,8 @@ pub enum Read {
     SeatResource(Box<Expr>, u16),
     /// 1-based seat number, for display and arithmetic.
     SeatNumber(Box<Expr>),
+    /// The seat's side.
+    SeatSide(Box<Expr>),
     PieceStat(Box<Expr>, u16),
     PieceOwner(Box<Expr>),
     PieceSpace(Box<Expr>),
@@ -211,6 +215,8 @@ pub enum Read {
     CurrentSeat,
     /// The current phase id.
     Phase,
+    /// The current match, from 1.
+    Match,
 }
 
 /// A built-in function.
@@ -237,6 +243,12 @@ pub enum Func {
     SpaceByLabel(u16),
     /// The seat with a 1-based number, or none.
     SeatByNumber,
+    /// Whether two seats are on the same side.
+    Allies,
+    /// Cards in a seat's hand (of every deck).
+    HandSize,
+    /// Copies of a card (by index) in a seat's hand.
+    InHand(u16),
     /// A uniform whole number in `lo..=hi` from the game's stream (effects only).
     Random,
     /// Spreads units of a space counter one at a time over a seat's spaces below a cap, at
@@ -315,6 +327,8 @@ pub enum Proc {
     Shuffle(u16),
     /// Draws cards from a deck into a seat's hand: deck, seat, count.
     DrawCards(u16),
+    /// Moves one copy of a card (by index) from a seat's hand to its deck's discard pile.
+    Discard(u16),
     /// Adds a line to the game log.
     Log,
     /// Calls a Lua hook function by name for its effect.
@@ -365,11 +379,12 @@ impl Read {
             | Read::SpaceHome(e)
             | Read::SeatResource(e, _)
             | Read::SeatNumber(e)
+            | Read::SeatSide(e)
             | Read::PieceStat(e, _)
             | Read::PieceOwner(e)
             | Read::PieceSpace(e)
             | Read::PieceKind(e) => Some(e),
-            Read::Var(_) | Read::Turn | Read::Round | Read::CurrentSeat | Read::Phase => None,
+            Read::Var(_) | Read::Turn | Read::Round | Read::CurrentSeat | Read::Phase | Read::Match => None,
         }
     }
 }

@@ -165,6 +165,7 @@ pub struct EndRule {
     pub eliminate: Option<Formula>,
     pub win: Option<Formula>,
     pub last_seat_wins: bool,
+    pub score: Option<Formula>,
     pub draw_shares: Option<Formula>,
     pub turn_limit: u32,
 }
@@ -207,6 +208,10 @@ pub struct Ruleset {
     pub turn_start: Program,
     pub turn_end: Program,
     pub auto_pass: bool,
+    /// Rounds per match (0: no matches) and matches per game.
+    pub rounds_per_match: u32,
+    pub matches: u32,
+    pub match_end: Program,
     /// Triggers by event, in declaration order.
     pub triggers: Vec<(EventKind, TriggerRule)>,
     pub end: EndRule,
