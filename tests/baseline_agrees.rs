@@ -5,22 +5,12 @@
 #[path = "benches/dice_wars_baseline.rs"]
 mod baseline;
 
-use std::path::Path;
-use std::sync::Arc;
-
 use meeple_engine::ai;
 use meeple_engine::game::{Action, ActionKind, Engine, Events, GameSetup, GameState, Outcome};
-use meeple_engine::loader::load_mod;
-use meeple_engine::rules::Ruleset;
 use meeple_engine::sim;
 
 const SEATS: usize = 4;
 const GAMES: u64 = 300;
-
-fn rules() -> Arc<Ruleset> {
-    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/dice_wars");
-    load_mod(&folder).map(|m| m.ruleset).unwrap_or_else(|d| panic!("mods/dice_wars does not load: {d:?}"))
-}
 
 /// What the comparison needs of one game: the winner (None for a draw) and its length.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -64,11 +54,9 @@ fn start(engine: &mut Engine, index: u64) -> (GameState, Vec<u64>) {
 fn play_engine(engine: &mut Engine, mut state: GameState, seeds: &[u64]) -> Played {
     let mut players: Vec<_> = seeds.iter().map(|&s| ai::player("greedy", s).expect("greedy exists")).collect();
     let mut events = Events::discard();
-    let mut legal = Vec::new();
     let mut attacks = 0;
     while state.outcome.is_none() {
-        engine.legal_actions(&state, &mut legal);
-        let action = legal[players[state.turn.seat as usize].choose(engine, &state, &legal)];
+        let action = players[state.turn.seat as usize].decide(engine, &state);
         attacks += u32::from(!action.is_pass());
         engine.apply(&mut state, &action, &mut events).expect("a legal action applies");
     }
@@ -92,7 +80,7 @@ fn play_baseline(map: &baseline::Map, game: baseline::Game, seeds: &[u64]) -> Pl
 
 #[test]
 fn odds_table_equals_the_engines_chance() {
-    let rules = rules();
+    let rules = meeple_tests::load("dice_wars");
     let mut engine = Engine::new(rules.clone()).unwrap();
     let (mut state, _) = start(&mut engine, 0);
     let mut legal = Vec::new();
@@ -116,7 +104,7 @@ fn odds_table_equals_the_engines_chance() {
 
 #[test]
 fn baseline_games_match_the_engines() {
-    let rules = rules();
+    let rules = meeple_tests::load("dice_wars");
     let mut engine = Engine::new(rules.clone()).unwrap();
     let mut engine_games = Vec::new();
     let mut same_stream = Vec::new();

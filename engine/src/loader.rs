@@ -165,7 +165,12 @@ pub fn load_mod(folder: &Path) -> Result<LoadedMod, Vec<Diagnostic>> {
                 Diagnostic::error("the file is not valid UTF-8 text; save it as UTF-8").in_file(display(path))
             })
         }) {
-            Ok(text) => hooks.push(HookSource { display_path: display(path), text }),
+            Ok(text) => {
+                let folder_name = folder.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+                let file_name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+                let chunk_name = format!("{folder_name}/hooks/{file_name}");
+                hooks.push(HookSource { display_path: display(path), chunk_name, text })
+            }
             Err(d) => problems.push(d),
         }
     }

@@ -426,13 +426,10 @@ impl UserData for Scenario {
                 .map(|i| crate::ai::player(&level, 7 + i as u64))
                 .collect::<Result<_, _>>()
                 .map_err(runtime)?;
-            let mut legal = Vec::new();
             let mut taken = 0u64;
             while g.state.outcome.is_none() && taken < limit.unwrap_or(u64::MAX) {
-                g.engine.legal_actions(&g.state, &mut legal);
                 let seat = g.state.turn.seat;
-                let choice = players[seat as usize].choose(&mut g.engine, &g.state, &legal);
-                let action = legal[choice];
+                let action = players[seat as usize].decide(&mut g.engine, &g.state);
                 g.last_action = g.events.len();
                 g.engine.apply(&mut g.state, &action, &mut g.events).map_err(|e| runtime(e.to_string()))?;
                 g.history.push((seat, action));

@@ -143,16 +143,10 @@ pub fn play_one(engine: &mut Engine, config: &SimConfig, index: u64) -> Result<G
         .collect::<Result<Vec<_>, _>>()?;
     let mut events = Events::discard();
     let mut state = engine.new_game(&setup, &mut events).map_err(|e| format!("game {index}: {e}"))?;
-    let mut legal = Vec::new();
     let mut actions = 0u64;
     while state.outcome.is_none() {
-        engine.legal_actions(&state, &mut legal);
-        if legal.is_empty() {
-            return Err(format!("game {index}: no legal action at turn {}", state.turn.number));
-        }
         let seat = state.turn.seat as usize;
-        let choice = players[seat].choose(engine, &state, &legal);
-        let action = legal[choice.min(legal.len() - 1)];
+        let action = players[seat].decide(engine, &state);
         engine
             .apply(&mut state, &action, &mut events)
             .map_err(|e| format!("game {index}, turn {}: {e}", state.turn.number))?;

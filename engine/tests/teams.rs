@@ -111,7 +111,7 @@ fn a_setup_naming_an_unknown_side_is_refused() {
     setup.seats[3].side = Some("bleu".into());
     let mut engine = Engine::new(rules).unwrap();
     let error = engine.new_game(&setup, &mut Events::discard()).unwrap_err();
-    assert_eq!(error.message, "seat 4: unknown side `bleu`; did you mean `blue`?");
+    assert_eq!(error.message(), "seat 4: unknown side `bleu`; did you mean `blue`?");
     setup.seats[3].side = Some("red".into());
     let state = engine.new_game(&setup, &mut Events::discard()).unwrap();
     assert_eq!(state.seats.iter().map(|s| s.side).collect::<Vec<_>>(), vec![0, 1, 0, 0]);

@@ -71,7 +71,7 @@ fn check_fails_with_located_errors_on_broken_copies() {
             "lua_runtime",
             "hooks/broken.lua",
             Box::new(|_| "local t = nil\nprint(t.x)\n".into()),
-            "hooks/broken.lua:2: attempt to index a nil value",
+            "hooks/broken.lua:2: error: attempt to index a nil value",
         ),
         (
             "lua_loop",

@@ -8,47 +8,76 @@ use crate::rng::GameRng;
 
 pub struct GreedyPlayer {
     rng: GameRng,
+    scores: Vec<Option<(f64, Option<f64>)>>,
 }
 
 impl GreedyPlayer {
     pub fn new(rng: GameRng) -> Self {
-        Self { rng }
+        Self { rng, scores: Vec::new() }
+    }
+}
+
+/// The running choice: best score so far, ties counted for fair reservoir sampling.
+struct Best<T> {
+    best: Option<(f64, T)>,
+    ties: u32,
+    pass: Option<T>,
+}
+
+impl<T: Copy> Best<T> {
+    fn new() -> Self {
+        Self { best: None, ties: 0, pass: None }
+    }
+
+    /// Offers one candidate in listing order.
+    fn offer(&mut self, rng: &mut GameRng, action: &Action, score: Option<(f64, Option<f64>)>, item: T) {
+        let score = match action.kind {
+            ActionKind::Leave => return,
+            ActionKind::Pass => {
+                self.pass = Some(item);
+                return;
+            }
+            ActionKind::Rule(_) => match score {
+                Some((score, Some(min))) if score < min => return,
+                Some((score, _)) => score,
+                None => 0.0,
+            },
+        };
+        match self.best {
+            Some((b, _)) if score < b => {}
+            Some((b, _)) if score == b => {
+                // Reservoir choice among equal scores keeps ties fair without a list.
+                self.ties += 1;
+                if rng.below(self.ties + 1) == 0 {
+                    self.best = Some((score, item));
+                }
+            }
+            _ => {
+                self.best = Some((score, item));
+                self.ties = 0;
+            }
+        }
+    }
+
+    fn pick(&self) -> Option<T> {
+        self.best.map(|(_, item)| item).or(self.pass)
     }
 }
 
 impl Player for GreedyPlayer {
     fn choose(&mut self, engine: &mut Engine, state: &GameState, legal: &[Action]) -> usize {
-        let mut best: Option<(f64, usize)> = None;
-        let mut ties = 0u32;
-        let mut pass = None;
+        engine.ai_scores(state, legal, &mut self.scores);
+        let mut best = Best::new();
         for (i, action) in legal.iter().enumerate() {
-            let score = match action.kind {
-                ActionKind::Leave => continue,
-                ActionKind::Pass => {
-                    pass = Some(i);
-                    continue;
-                }
-                ActionKind::Rule(_) => match engine.ai_score(state, action) {
-                    Some((score, Some(min))) if score < min => continue,
-                    Some((score, _)) => score,
-                    None => 0.0,
-                },
-            };
-            match best {
-                Some((b, _)) if score < b => {}
-                Some((b, _)) if score == b => {
-                    // Reservoir choice among equal scores keeps ties fair without a list.
-                    ties += 1;
-                    if self.rng.below(ties + 1) == 0 {
-                        best = Some((score, i));
-                    }
-                }
-                _ => {
-                    best = Some((score, i));
-                    ties = 0;
-                }
-            }
+            best.offer(&mut self.rng, action, self.scores[i], i);
         }
-        best.map(|(_, i)| i).or(pass).unwrap_or(0)
+        best.pick().unwrap_or(0)
+    }
+
+    fn decide(&mut self, engine: &mut Engine, state: &GameState) -> Action {
+        let mut best = Best::new();
+        let rng = &mut self.rng;
+        engine.for_each_scored(state, |action, score| best.offer(rng, &action, score, action));
+        best.pick().unwrap_or_else(Action::pass)
     }
 }

@@ -13,8 +13,18 @@ use crate::rng::GameRng;
 
 /// A computer player.
 pub trait Player {
-    /// Picks one of `legal` (never empty) for the seat to move; returns its index.
+    /// Picks one of `legal` (never empty, as [`Engine::legal_actions`] lists them) for the
+    /// seat to move; returns its index.
     fn choose(&mut self, engine: &mut Engine, state: &GameState, legal: &[Action]) -> usize;
+
+    /// Picks an action for the seat to move; the same choice [`Player::choose`] would make from
+    /// the full list. Players that can decide while the engine lists candidates override it.
+    fn decide(&mut self, engine: &mut Engine, state: &GameState) -> Action {
+        let mut legal = Vec::new();
+        engine.legal_actions(state, &mut legal);
+        let index = self.choose(engine, state, &legal);
+        legal.get(index).copied().unwrap_or_else(Action::pass)
+    }
 }
 
 /// The computer-player levels every mod gets.

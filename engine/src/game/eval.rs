@@ -34,7 +34,62 @@ pub(crate) trait Env {
 }
 
 /// Evaluates an expression.
+///
+/// Leaves and the specialised filter nodes are handled here, inlined into every caller
+/// (including the recursive calls of compound nodes), so most of an expression's nodes cost no
+/// function call; compound nodes go to [`eval_compound`].
+#[inline(always)]
 pub(crate) fn eval<E: Env>(env: &mut E, expr: &Expr, frame: &[Value]) -> Result<Value, RuleError> {
+    match expr {
+        Expr::Const(v) => Ok(*v),
+        Expr::Slot(slot) => Ok(frame.get(*slot as usize).copied().unwrap_or(Value::Nil)),
+        Expr::SlotCounter { slot, counter } => {
+            let state = env.state();
+            Ok(Value::Int(match frame.get(*slot as usize) {
+                Some(Value::Space(s)) if (*s as usize) < state.owners.len() => state.counter(*s, *counter),
+                _ => 0,
+            }))
+        }
+        Expr::SlotOwned { slot } => Ok(match frame.get(*slot as usize) {
+            Some(Value::Seat(seat)) => Value::Int(i64::from(env.state().owned_count(*seat))),
+            _ => Value::Int(0),
+        }),
+        Expr::CounterCmp { slot, counter, op, value } => {
+            let state = env.state();
+            let current = match frame.get(*slot as usize) {
+                Some(Value::Space(s)) if (*s as usize) < state.owners.len() => state.counter(*s, *counter),
+                _ => 0,
+            };
+            Ok(Value::Bool(compare_ints(*op, current, *value)))
+        }
+        Expr::OwnerIs { space, seat, equal } => {
+            let state = env.state();
+            let owner = match frame.get(*space as usize) {
+                Some(Value::Space(s)) => state.owners.get(*s as usize).map_or(Value::Nil, |&o| seat_value(o)),
+                _ => Value::Nil,
+            };
+            let seat = frame.get(*seat as usize).copied().unwrap_or(Value::Nil);
+            Ok(Value::Bool((owner == seat) == *equal))
+        }
+        _ => eval_compound(env, expr, frame),
+    }
+}
+
+#[inline(always)]
+pub(crate) fn compare_ints(op: CmpOp, x: i64, y: i64) -> bool {
+    match op {
+        CmpOp::Eq => x == y,
+        CmpOp::Ne => x != y,
+        CmpOp::Lt => x < y,
+        CmpOp::Le => x <= y,
+        CmpOp::Gt => x > y,
+        CmpOp::Ge => x >= y,
+    }
+}
+
+/// Evaluates a compound expression (see [`eval`]).
+#[inline(never)]
+fn eval_compound<E: Env>(env: &mut E, expr: &Expr, frame: &[Value]) -> Result<Value, RuleError> {
     Ok(match expr {
         Expr::Const(v) => *v,
         Expr::Slot(slot) => frame.get(*slot as usize).copied().unwrap_or(Value::Nil),
@@ -71,6 +126,14 @@ pub(crate) fn eval<E: Env>(env: &mut E, expr: &Expr, frame: &[Value]) -> Result<
         }
         Expr::Chance => Value::Num(env.chance(frame)?),
         Expr::Expect(e) => Value::Num(env.expect(e, frame)?),
+        Expr::SlotOwner { slot } => match frame.get(*slot as usize) {
+            Some(Value::Space(s)) => env.state().owners.get(*s as usize).map_or(Value::Nil, |&o| seat_value(o)),
+            _ => Value::Nil,
+        },
+        // Handled by `eval` before it calls here.
+        Expr::CounterCmp { .. } | Expr::SlotCounter { .. } | Expr::SlotOwned { .. } | Expr::OwnerIs { .. } => {
+            eval(env, expr, frame)?
+        }
     })
 }
 
@@ -115,14 +178,7 @@ pub(crate) fn compare(op: CmpOp, a: Value, b: Value) -> bool {
     let numeric = matches!(a, Value::Int(_) | Value::Num(_)) && matches!(b, Value::Int(_) | Value::Num(_));
     if numeric {
         if let (Value::Int(x), Value::Int(y)) = (a, b) {
-            return match op {
-                CmpOp::Eq => x == y,
-                CmpOp::Ne => x != y,
-                CmpOp::Lt => x < y,
-                CmpOp::Le => x <= y,
-                CmpOp::Gt => x > y,
-                CmpOp::Ge => x >= y,
-            };
+            return compare_ints(op, x, y);
         }
         let (x, y) = (a.as_num(), b.as_num());
         return match op {
@@ -454,7 +510,7 @@ impl Env for WriteCx<'_> {
     fn hook(&mut self, index: u16, args: &[Value]) -> Result<Value, RuleError> {
         let name = &self.rules.hook_names[index as usize];
         match self.hooks.as_deref_mut() {
-            Some(hooks) => hooks.call_function(name, args, self.state, self.events, true),
+            Some(hooks) => hooks.call_function(index, name, args, self.state, self.events, true),
             None => Err(RuleError::new(format!("hook `{name}`: this mod has no Lua hooks loaded"))),
         }
     }

@@ -75,7 +75,15 @@ fn start_turn(cx: &mut WriteCx) -> Result<(), RuleError> {
     run(cx, &cx.rules.turn_start, seat, "turn.on_start")?;
     start_phase(cx)?;
     fire(cx, EventKind::TurnStart, seat)?;
-    check_end(cx)
+    // The previous turn's end was just checked; unless something ran at this turn's start or
+    // the end conditions read the turn itself, nothing they read has changed.
+    let rules = cx.rules;
+    let quiet_start = rules.turn_start.block.is_empty()
+        && rules.phases[0].on_start.block.is_empty()
+        && !rules.has_triggers(EventKind::TurnStart)
+        && cx.hooks.as_deref().is_none_or(|h| !h.has_event_hooks())
+        && !rules.end.reads_turn_state;
+    if quiet_start { Ok(()) } else { check_end(cx) }
 }
 
 fn start_phase(cx: &mut WriteCx) -> Result<(), RuleError> {
@@ -242,41 +250,65 @@ pub(crate) fn check_end(cx: &mut WriteCx) -> Result<(), RuleError> {
     }
     let rules = cx.rules;
     if let Some(eliminate) = &rules.end.eliminate {
-        for seat in 0..cx.state.seats.len() as u8 {
-            if cx.state.seats[seat as usize].status == SeatStatus::Eliminated {
-                continue;
-            }
-            if seat_formula(cx, eliminate, seat).map_err(|e| e.context("end.eliminate"))?.as_bool() {
-                seat_eliminated(cx, seat)?;
-            }
+        // Seats in order, exactly as if each were checked on its own: after an elimination
+        // (whose triggers may change the game) the scan goes on from the next seat.
+        let mut from = 0;
+        while let Some(seat) = first_seat_where(cx, eliminate, from, |s| s != SeatStatus::Eliminated)
+            .map_err(|e| e.context("end.eliminate"))?
+        {
+            seat_eliminated(cx, seat)?;
+            from = seat + 1;
         }
     }
     if cx.state.outcome.is_some() {
         return Ok(());
     }
-    if let Some(win) = &rules.end.win {
-        for seat in 0..cx.state.seats.len() as u8 {
-            if cx.state.seats[seat as usize].status != SeatStatus::Active {
-                continue;
-            }
-            if seat_formula(cx, win, seat).map_err(|e| e.context("end.win"))?.as_bool() {
-                let seats = cx.state.side_of(seat);
+    if let Some(win) = &rules.end.win
+        && let Some(seat) =
+            first_seat_where(cx, win, 0, |s| s == SeatStatus::Active).map_err(|e| e.context("end.win"))?
+    {
+        let seats = cx.state.side_of(seat);
+        finish(cx, Outcome::Win { seats });
+        return Ok(());
+    }
+    // Runs after every action: count without allocating.
+    let mut active = cx.state.seats.iter().enumerate().filter(|(_, s)| s.status == SeatStatus::Active);
+    match active.next() {
+        None => finish(cx, Outcome::Draw { shares: Vec::new() }),
+        Some((first, seat)) => {
+            let side = seat.side;
+            let one_side_left = active.all(|(_, s)| s.side == side);
+            if rules.end.last_seat_wins && one_side_left {
+                let seats = cx.state.side_of(first as u8);
                 finish(cx, Outcome::Win { seats });
-                return Ok(());
             }
         }
     }
-    let active: Vec<u8> =
-        (0..cx.state.seats.len() as u8).filter(|&s| cx.state.seats[s as usize].status == SeatStatus::Active).collect();
-    let one_side_left =
-        active.windows(2).all(|w| cx.state.seats[w[0] as usize].side == cx.state.seats[w[1] as usize].side);
-    if active.is_empty() {
-        finish(cx, Outcome::Draw { shares: Vec::new() });
-    } else if rules.end.last_seat_wins && one_side_left {
-        let seats = cx.state.side_of(active[0]);
-        finish(cx, Outcome::Win { seats });
-    }
     Ok(())
+}
+
+/// The first seat from `from` on whose status passes `eligible` and for which `formula` holds;
+/// one evaluation context for the whole scan, as this runs after every action.
+fn first_seat_where(
+    cx: &mut WriteCx,
+    formula: &Formula,
+    from: u8,
+    eligible: impl Fn(SeatStatus) -> bool,
+) -> Result<Option<u8>, RuleError> {
+    let mut frame = [Value::Nil; 8];
+    frame[0] = Value::Seat(cx.state.turn.seat);
+    let size = (formula.frame as usize).clamp(2, 8);
+    let mut read = ReadCx { rules: cx.rules, state: cx.state, scratch: cx.scratch, odds: None };
+    for seat in from..read.state.seats.len() as u8 {
+        if !eligible(read.state.seats[seat as usize].status) {
+            continue;
+        }
+        frame[1] = Value::Seat(seat);
+        if eval::eval(&mut read, &formula.expr, &frame[..size])?.as_bool() {
+            return Ok(Some(seat));
+        }
+    }
+    Ok(None)
 }
 
 fn seat_formula(cx: &mut WriteCx, formula: &Formula, seat: u8) -> Result<Value, RuleError> {

@@ -5,11 +5,12 @@
 
 use super::action::{Action, ActionKind, MAX_PARAMS};
 use super::eval::{self, ReadCx};
-use super::state::{GameState, NO_SPACE, SeatStatus};
+use super::state::{GameState, NO_SEAT, NO_SPACE, SeatStatus};
 use super::{ActionError, Engine};
+use crate::board::Scratch;
 use crate::defs::ParamKind;
-use crate::rules::ir::Value;
-use crate::rules::{ActionRule, ParamSource};
+use crate::rules::ir::{Expr, Value};
+use crate::rules::{ActionRule, FastFilter, ParamRule, ParamSource, Ruleset};
 
 /// Numbers a `number` parameter may offer at most, so a huge range cannot flood the list.
 const MAX_NUMBER_CHOICES: i64 = 1000;
@@ -49,129 +50,183 @@ pub(crate) fn fill_frame(frame: &mut Vec<Value>, rule: &ActionRule, seat: u8, ac
     }
 }
 
-/// Lists legal actions into `out`. With `stop_at_first`, stops as soon as one action other than
-/// passing is found and lists nothing else. Returns whether such an action exists.
-pub(crate) fn list(engine: &mut Engine, state: &GameState, out: &mut Vec<Action>, stop_at_first: bool) -> bool {
+/// Where listed actions go: a vector, a "does any exist" probe, a scoring visitor.
+pub(crate) trait Sink {
+    /// Takes one legal action; returns `true` to stop listing.
+    fn take(&mut self, action: Action) -> bool;
+}
+
+impl Sink for Vec<Action> {
+    #[inline]
+    fn take(&mut self, action: Action) -> bool {
+        self.push(action);
+        false
+    }
+}
+
+/// Stops at the first action: answers "can the seat do anything but pass?".
+pub(crate) struct First(pub bool);
+
+impl Sink for First {
+    #[inline]
+    fn take(&mut self, _action: Action) -> bool {
+        self.0 = true;
+        true
+    }
+}
+
+/// Lists the legal actions the mod defines (not passing or leaving) into `sink`, in a stable
+/// order: phase action order, then candidates in id order. Returns whether any was listed.
+pub(crate) fn list<S: Sink>(
+    rules: &Ruleset,
+    state: &GameState,
+    scratch: &mut Scratch,
+    frame: &mut Vec<Value>,
+    sink: &mut S,
+) -> bool {
     if state.outcome.is_some() {
         return false;
     }
-    let rules = engine.rules.clone();
     let seat = state.turn.seat;
     let phase = &rules.phases[state.turn.phase as usize];
-    let mut frame = std::mem::take(&mut engine.frame);
+    let mut cx = ReadCx { rules, state, scratch, odds: None };
     let mut found = false;
-    {
-        let mut cx = ReadCx { rules: &rules, state, scratch: &mut engine.scratch, odds: None };
-        for &index in &phase.actions {
-            if state.turn.used[index as usize] >= phase.budget[index as usize] {
-                continue;
-            }
-            let rule = &rules.actions[index as usize];
-            frame.clear();
-            frame.resize(rule.frame.max(1) as usize, Value::Nil);
-            frame[0] = Value::Seat(seat);
-            let before = out.len();
-            enumerate(&mut cx, rule, index, 0, &mut frame, out, stop_at_first);
-            if out.len() > before {
-                found = true;
-                if stop_at_first {
-                    break;
-                }
-            }
+    for &index in &phase.actions {
+        if state.turn.used[index as usize] >= phase.budget[index as usize] {
+            continue;
         }
-    }
-    engine.frame = frame;
-    if stop_at_first {
-        return found;
-    }
-    if phase.may_pass || !found {
-        out.push(Action::pass());
-    }
-    if rules.data.seats.allow_leaving {
-        out.push(Action::leave());
+        let rule = &rules.actions[index as usize];
+        frame.clear();
+        frame.resize(rule.frame.max(1) as usize, Value::Nil);
+        frame[0] = Value::Seat(seat);
+        let mut counting = Counting { sink: &mut *sink, any: false };
+        let stop = enumerate(&mut cx, rule, index, 0, frame, &mut counting);
+        found |= counting.any;
+        if stop {
+            break;
+        }
     }
     found
 }
 
-fn enumerate(
+/// Passing and leaving, after the mod's own actions: passing when the phase allows it or
+/// nothing else is possible, leaving when the mod allows it.
+pub(crate) fn list_pass_and_leave<S: Sink>(rules: &Ruleset, state: &GameState, found: bool, sink: &mut S) {
+    if state.outcome.is_some() {
+        return;
+    }
+    let phase = &rules.phases[state.turn.phase as usize];
+    if (phase.may_pass || !found) && sink.take(Action::pass()) {
+        return;
+    }
+    if rules.data.seats.allow_leaving {
+        sink.take(Action::leave());
+    }
+}
+
+/// Notes whether anything reached the wrapped sink.
+struct Counting<'a, S: Sink> {
+    sink: &'a mut S,
+    any: bool,
+}
+
+impl<S: Sink> Sink for Counting<'_, S> {
+    #[inline]
+    fn take(&mut self, action: Action) -> bool {
+        self.any = true;
+        self.sink.take(action)
+    }
+}
+
+/// Every parameter is chosen: checks the action's `when` and lists it.
+#[inline(always)]
+fn finish_candidate<S: Sink>(cx: &mut ReadCx, rule: &ActionRule, index: u16, frame: &[Value], out: &mut S) -> bool {
+    if let Some(when) = &rule.when
+        && !eval::eval_bool(cx, when, frame).unwrap_or(false)
+    {
+        return false;
+    }
+    let mut args = [0i64; MAX_PARAMS];
+    for (i, arg) in args.iter_mut().enumerate().take(rule.params.len()) {
+        *arg = value_arg(frame[1 + i]);
+    }
+    out.take(Action { kind: ActionKind::Rule(index), args })
+}
+
+/// Lists the actions of `rule` whose parameters from `depth` on are still to choose. Returns
+/// `true` when the sink asked to stop, so every loop above can stop at once.
+fn enumerate<S: Sink>(
     cx: &mut ReadCx,
     rule: &ActionRule,
     index: u16,
     depth: usize,
-    frame: &mut Vec<Value>,
-    out: &mut Vec<Action>,
-    stop_at_first: bool,
-) {
-    if stop_at_first && !out.is_empty() {
-        return;
-    }
+    frame: &mut [Value],
+    out: &mut S,
+) -> bool {
     if depth == rule.params.len() {
-        if let Some(when) = &rule.when
-            && !eval::eval_bool(cx, when, frame).unwrap_or(false)
-        {
-            return;
-        }
-        let mut args = [0i64; MAX_PARAMS];
-        for (i, arg) in args.iter_mut().enumerate().take(rule.params.len()) {
-            *arg = value_arg(frame[1 + i]);
-        }
-        out.push(Action { kind: ActionKind::Rule(index), args });
-        return;
+        return finish_candidate(cx, rule, index, frame, out);
     }
     let param = &rule.params[depth];
-    let slot = 1 + depth;
-    let consider = |cx: &mut ReadCx, value: Value, frame: &mut Vec<Value>, out: &mut Vec<Action>| {
-        frame[slot] = value;
-        let passes = match &param.filter {
-            Some(filter) => eval::eval_bool(cx, filter, frame).unwrap_or(false),
-            None => true,
-        };
-        if passes {
-            enumerate(cx, rule, index, depth + 1, frame, out, stop_at_first);
-        }
+    let last = depth + 1 == rule.params.len();
+    // The seat a fast owner filter compares with does not change while this parameter's
+    // candidates are tried, so it is read once.
+    let owner_wanted = match param.fast {
+        FastFilter::Owner { seat, .. } => frame.get(seat as usize).and_then(|v| v.as_seat()),
+        _ => None,
     };
-    let state = cx.state;
+    let rejected = |state: &GameState, space: u32| rejected_space(param, owner_wanted, state, space);
+    let consider = |cx: &mut ReadCx, raw: i64, frame: &mut [Value], out: &mut S| -> bool {
+        consider_candidate(cx, rule, index, depth, param, last, raw, frame, out)
+    };
+    // The state outlives the evaluation context's borrow, so its vectors can be walked while
+    // candidates are evaluated.
+    let state: &GameState = cx.state;
     match &param.source {
         ParamSource::AllSpaces => {
             for space in 0..state.owners.len() as u32 {
-                consider(cx, Value::Space(space), frame, out);
+                if !rejected(state, space) && consider(cx, i64::from(space), frame, out) {
+                    return true;
+                }
             }
         }
         ParamSource::SpacesOwnedBy(owner) => {
-            let Some(seat) = eval::eval(cx, owner, frame).ok().and_then(Value::as_seat) else { return };
+            let Some(seat) = slot_or_eval(cx, owner, frame).as_seat() else { return false };
             for (space, &o) in state.owners.iter().enumerate() {
-                if o == seat {
-                    consider(cx, Value::Space(space as u32), frame, out);
+                if o == seat && !rejected(state, space as u32) && consider(cx, space as i64, frame, out) {
+                    return true;
                 }
             }
         }
         ParamSource::AdjacentTo(of) => {
-            let Some(center) = eval::eval(cx, of, frame).ok().and_then(Value::as_space) else { return };
+            let Some(center) = slot_or_eval(cx, of, frame).as_space() else { return false };
             if center as usize >= state.owners.len() {
-                return;
+                return false;
             }
-            let board = state.board.clone();
-            for &(neighbor, _) in board.neighbors(center) {
-                consider(cx, Value::Space(neighbor), frame, out);
+            for &(neighbor, _) in state.board.neighbors(center) {
+                if !rejected(state, neighbor) && consider(cx, i64::from(neighbor), frame, out) {
+                    return true;
+                }
             }
         }
         ParamSource::Seats => {
             for seat in 0..state.seats.len() as u8 {
-                consider(cx, Value::Seat(seat), frame, out);
+                if consider(cx, i64::from(seat), frame, out) {
+                    return true;
+                }
             }
         }
         ParamSource::AllPieces => {
             for (p, piece) in state.pieces.iter().enumerate() {
-                if piece.alive && piece.space != NO_SPACE {
-                    consider(cx, Value::Piece(p as u32), frame, out);
+                if piece.alive && piece.space != NO_SPACE && consider(cx, p as i64, frame, out) {
+                    return true;
                 }
             }
         }
         ParamSource::PiecesOwnedBy(owner) => {
-            let Some(seat) = eval::eval(cx, owner, frame).ok().and_then(Value::as_seat) else { return };
+            let Some(seat) = eval::eval(cx, owner, frame).ok().and_then(Value::as_seat) else { return false };
             for (p, piece) in state.pieces.iter().enumerate() {
-                if piece.alive && piece.owner == seat && piece.space != NO_SPACE {
-                    consider(cx, Value::Piece(p as u32), frame, out);
+                if piece.alive && piece.owner == seat && piece.space != NO_SPACE && consider(cx, p as i64, frame, out) {
+                    return true;
                 }
             }
         }
@@ -180,9 +235,70 @@ fn enumerate(
             let high = eval::eval(cx, max, frame).map(Value::as_int).unwrap_or(-1);
             let high = high.min(low.saturating_add(MAX_NUMBER_CHOICES - 1));
             for n in low..=high {
-                consider(cx, Value::Int(n), frame, out);
+                if consider(cx, n, frame, out) {
+                    return true;
+                }
             }
         }
+    }
+    false
+}
+
+/// Whether a fast filter rejects a space candidate, checked before anything else is done for
+/// it: most candidates end here.
+#[inline(always)]
+fn rejected_space(param: &ParamRule, owner_wanted: Option<u8>, state: &GameState, space: u32) -> bool {
+    match param.fast {
+        FastFilter::Counter { counter, op, value } => !eval::compare_ints(op, state.counter(space, counter), value),
+        FastFilter::Owner { equal, .. } => {
+            // The same comparison the evaluator makes: an unowned space's owner is none.
+            let owner = state.owners[space as usize];
+            let owner = (owner != NO_SEAT).then_some(owner);
+            (owner_wanted == owner) != equal
+        }
+        FastFilter::Pass | FastFilter::General => false,
+    }
+}
+
+/// Tries one candidate of parameter `depth` (given as its raw id); `true` when listing should
+/// stop. The last parameter finishes the action here instead of recursing once more.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn consider_candidate<S: Sink>(
+    cx: &mut ReadCx,
+    rule: &ActionRule,
+    index: u16,
+    depth: usize,
+    param: &ParamRule,
+    last: bool,
+    raw: i64,
+    frame: &mut [Value],
+    out: &mut S,
+) -> bool {
+    let value = arg_value(param.kind, raw);
+    frame[1 + depth] = value;
+    let passes = match param.fast {
+        // Space candidates were checked by `rejected_space`; others fail a space filter.
+        FastFilter::Counter { .. } | FastFilter::Owner { .. } => matches!(value, Value::Space(_)),
+        FastFilter::Pass => true,
+        FastFilter::General => match &param.filter {
+            Some(filter) => eval::eval_bool(cx, filter, frame).unwrap_or(false),
+            None => true,
+        },
+    };
+    if !passes {
+        return false;
+    }
+    if last { finish_candidate(cx, rule, index, frame, out) } else { enumerate(cx, rule, index, depth + 1, frame, out) }
+}
+
+/// The value of a parameter source's expression: read straight from the frame when it is a
+/// slot (`me`, an earlier parameter), the usual case, else evaluated.
+#[inline(always)]
+fn slot_or_eval(cx: &mut ReadCx, expr: &Expr, frame: &[Value]) -> Value {
+    match expr {
+        Expr::Slot(slot) => frame.get(*slot as usize).copied().unwrap_or(Value::Nil),
+        _ => eval::eval(cx, expr, frame).unwrap_or(Value::Nil),
     }
 }
 
@@ -248,7 +364,7 @@ fn check_params(cx: &mut ReadCx, rule: &ActionRule, action: &Action, frame: &mut
             ParamSource::AllSpaces | ParamSource::Seats => true,
             ParamSource::AllPieces => state.pieces[arg as usize].space != NO_SPACE,
             ParamSource::SpacesOwnedBy(owner) => {
-                let seat = eval::eval(cx, owner, frame).ok().and_then(Value::as_seat);
+                let seat = slot_or_eval(cx, owner, frame).as_seat();
                 seat.is_some_and(|s| state.owners[arg as usize] == s)
             }
             ParamSource::PiecesOwnedBy(owner) => {
@@ -257,7 +373,7 @@ fn check_params(cx: &mut ReadCx, rule: &ActionRule, action: &Action, frame: &mut
                 seat.is_some_and(|s| piece.owner == s) && piece.space != NO_SPACE
             }
             ParamSource::AdjacentTo(of) => {
-                let center = eval::eval(cx, of, frame).ok().and_then(Value::as_space);
+                let center = slot_or_eval(cx, of, frame).as_space();
                 center.is_some_and(|c| {
                     (c as usize) < state.owners.len() && state.board.edge_between(c, arg as u32).is_some()
                 })
@@ -272,14 +388,26 @@ fn check_params(cx: &mut ReadCx, rule: &ActionRule, action: &Action, frame: &mut
             return Err(describe_source(&param.source, &param.name));
         }
         frame[1 + i] = value;
-        if let Some(filter) = &param.filter
-            && !eval::eval_bool(cx, filter, frame).map_err(|e| e.message)?
-        {
+        let passes = match (param.fast, value) {
+            (FastFilter::Pass, _) => true,
+            (FastFilter::Counter { .. } | FastFilter::Owner { .. }, Value::Space(space)) => {
+                let owner_wanted = match param.fast {
+                    FastFilter::Owner { seat, .. } => frame.get(seat as usize).and_then(|v| v.as_seat()),
+                    _ => None,
+                };
+                !rejected_space(param, owner_wanted, state, space)
+            }
+            _ => match &param.filter {
+                Some(filter) => eval::eval_bool(cx, filter, frame).map_err(|e| e.message().to_string())?,
+                None => true,
+            },
+        };
+        if !passes {
             return Err(format!("`{}` does not satisfy its condition", param.name));
         }
     }
     if let Some(when) = &rule.when
-        && !eval::eval_bool(cx, when, frame).map_err(|e| e.message)?
+        && !eval::eval_bool(cx, when, frame).map_err(|e| e.message().to_string())?
     {
         return Err("its condition does not hold".into());
     }

@@ -31,20 +31,28 @@ use crate::rules::ir::Value;
 
 /// An error of the rules at run time (a division by zero, a failing hook), with the rule that
 /// raised it.
+///
+/// One pointer wide, so `Result<Value, RuleError>` stays as small as a value: every node of the
+/// evaluator returns one.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
 pub struct RuleError {
-    pub message: String,
+    message: Box<String>,
 }
 
 impl RuleError {
     pub fn new(message: impl Into<String>) -> Self {
-        Self { message: message.into() }
+        Self { message: Box::new(message.into()) }
+    }
+
+    /// What went wrong, with the rule that raised it.
+    pub fn message(&self) -> &str {
+        &self.message
     }
 
     /// Prefixes the rule that was running, e.g. `actions.attack.effect`.
     pub fn context(mut self, rule: &str) -> Self {
-        self.message = format!("{rule}: {}", self.message);
+        *self.message = format!("{rule}: {}", self.message);
         self
     }
 }
@@ -137,7 +145,9 @@ pub struct Engine {
     frame: Vec<Value>,
     faces: Vec<u32>,
     space_buffer: Vec<u32>,
-    action_buffer: Vec<Action>,
+    /// A second frame and scratch for scoring actions while the listing uses the first ones.
+    score_frame: Vec<Value>,
+    score_scratch: Scratch,
     /// Whether turn changes, triggers or end checks can fail (then every action is snapshotted).
     flow_fallible: bool,
 }
@@ -159,7 +169,8 @@ impl Engine {
             frame: Vec::with_capacity(16),
             faces: Vec::new(),
             space_buffer: Vec::new(),
-            action_buffer: Vec::new(),
+            score_frame: Vec::new(),
+            score_scratch: Scratch::default(),
             flow_fallible,
         })
     }
@@ -264,16 +275,30 @@ impl Engine {
     /// listed whenever the phase allows it, and always when nothing else is possible.
     pub fn legal_actions(&mut self, state: &GameState, out: &mut Vec<Action>) {
         out.clear();
-        legal::list(self, state, out, false);
+        let found = legal::list(&self.rules, state, &mut self.scratch, &mut self.frame, out);
+        legal::list_pass_and_leave(&self.rules, state, found, out);
     }
 
     /// Whether the seat to move has any action other than passing and leaving.
     pub fn can_act(&mut self, state: &GameState) -> bool {
-        let mut out = std::mem::take(&mut self.action_buffer);
-        out.clear();
-        let found = legal::list(self, state, &mut out, true);
-        self.action_buffer = out;
-        found
+        let mut first = legal::First(false);
+        legal::list(&self.rules, state, &mut self.scratch, &mut self.frame, &mut first);
+        first.0
+    }
+
+    /// Calls `visit` with every legal action, in the order [`Engine::legal_actions`] lists them,
+    /// together with its computer-player score (as [`Engine::ai_score`] gives it). Scoring while
+    /// listing spares a computer player a second pass and a list of every action.
+    pub fn for_each_scored(&mut self, state: &GameState, mut visit: impl FnMut(Action, Option<(f64, Option<f64>)>)) {
+        let Engine { rules, scratch, frame, odds, score_frame, score_scratch, .. } = self;
+        let mut sink =
+            ScoringSink { rules, state, odds, frame: score_frame, scratch: score_scratch, visit: &mut visit };
+        let found = legal::list(rules, state, scratch, frame, &mut sink);
+        let mut rest = Vec::new();
+        legal::list_pass_and_leave(rules, state, found, &mut rest);
+        for action in rest {
+            visit(action, None);
+        }
     }
 
     /// Applies an action of the seat to move. On error nothing has changed.
@@ -352,7 +377,7 @@ impl Engine {
                 let result = self.with_cx(state, events, |cx| {
                     cx.state.turn.used[index as usize] += 1;
                     for (i, (name, expr)) in rule.rolls.iter().enumerate() {
-                        cx.roll_name = Some(name.clone()).filter(|_| cx.events.enabled());
+                        cx.roll_name = if cx.events.enabled() { Some(name.clone()) } else { None };
                         let value = eval::eval(cx, expr, &frame)
                             .map_err(|e| e.context(&format!("actions.{}.rolls.{name}", rule.id)))?;
                         frame[rule.roll_slot(i) as usize] = value;
@@ -451,17 +476,22 @@ impl Engine {
 
     /// The computer-player score of an action (`ai.score`), and the action's minimum score.
     pub fn ai_score(&mut self, state: &GameState, action: &Action) -> Option<(f64, Option<f64>)> {
-        let ActionKind::Rule(index) = action.kind else { return None };
-        let rules = self.rules.clone();
-        let rule = &rules.actions[index as usize];
-        let score = rule.ai_score.as_ref()?;
-        let mut frame = std::mem::take(&mut self.frame);
-        legal::fill_frame(&mut frame, rule, state.turn.seat, action);
-        let mut odds = odds::OddsCx { cache: &mut self.odds, action: index };
-        let mut cx = eval::ReadCx { rules: &rules, state, scratch: &mut self.scratch, odds: Some(&mut odds) };
-        let value = eval::eval(&mut cx, score, &frame).ok().map(|v| (v.as_num(), rule.ai_min));
-        self.frame = frame;
-        value
+        score_action(&self.rules, state, &mut self.odds, &mut self.score_frame, &mut self.score_scratch, action)
+    }
+
+    /// The computer-player scores of many actions at once: `out[i]` is `ai_score(state, legal[i])`.
+    pub fn ai_scores(&mut self, state: &GameState, legal: &[Action], out: &mut Vec<Option<(f64, Option<f64>)>>) {
+        out.clear();
+        for action in legal {
+            out.push(score_action(
+                &self.rules,
+                state,
+                &mut self.odds,
+                &mut self.score_frame,
+                &mut self.score_scratch,
+                action,
+            ));
+        }
     }
 
     /// Replays a list of actions from a setup, returning the final state.
@@ -476,6 +506,50 @@ impl Engine {
             self.apply_as(&mut state, *seat, action, events).map_err(|error| ReplayError::Action { index, error })?;
         }
         Ok(state)
+    }
+}
+
+/// An action's `ai.score` and `ai.min`.
+#[inline]
+fn score_action(
+    rules: &Ruleset,
+    state: &GameState,
+    odds: &mut odds::OddsCache,
+    frame: &mut Vec<Value>,
+    scratch: &mut Scratch,
+    action: &Action,
+) -> Option<(f64, Option<f64>)> {
+    let ActionKind::Rule(index) = action.kind else { return None };
+    let rule = &rules.actions[index as usize];
+    // `score = "chance"` on a two-dice contest already in the table: a lookup from the arguments.
+    if rule.ai_score_is_chance
+        && let Some(p) = odds.known_contest_chance(state, index, &action.args)
+    {
+        return Some((p, rule.ai_min));
+    }
+    let score = rule.ai_score.as_ref()?;
+    legal::fill_frame(frame, rule, state.turn.seat, action);
+    let mut odds = odds::OddsCx { cache: odds, action: index };
+    let mut cx = eval::ReadCx { rules, state, scratch, odds: Some(&mut odds) };
+    eval::eval(&mut cx, score, frame).ok().map(|v| (v.as_num(), rule.ai_min))
+}
+
+/// Scores each listed action and hands both to a visitor.
+struct ScoringSink<'a, F: FnMut(Action, Option<(f64, Option<f64>)>)> {
+    rules: &'a Ruleset,
+    state: &'a GameState,
+    odds: &'a mut odds::OddsCache,
+    frame: &'a mut Vec<Value>,
+    scratch: &'a mut Scratch,
+    visit: &'a mut F,
+}
+
+impl<F: FnMut(Action, Option<(f64, Option<f64>)>)> legal::Sink for ScoringSink<'_, F> {
+    #[inline]
+    fn take(&mut self, action: Action) -> bool {
+        let score = score_action(self.rules, self.state, self.odds, self.frame, self.scratch, &action);
+        (self.visit)(action, score);
+        false
     }
 }
 

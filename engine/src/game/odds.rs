@@ -161,6 +161,119 @@ pub struct OddsCache {
     dists: Vec<Dist>,
     dice: FastMap<(i64, i64, DiceMode), u32>,
     chances: FastMap<(u16, [u32; 4]), f64>,
+    /// Per action: a direct table for two-dice contests, when the action has that shape.
+    contests: Vec<ContestSlot>,
+}
+
+/// Whether an action's odds have the two-dice contest shape, found out on first use.
+#[derive(Default)]
+enum ContestSlot {
+    #[default]
+    Unknown,
+    No,
+    Yes(Box<Contest>),
+}
+
+/// An action whose two rolls are plain dice terms and whose success depends on those rolls
+/// only (`attack > defence`): its chance depends only on the two dice counts, so it is kept in
+/// a table indexed by them.
+struct Contest {
+    counts: [Expr; 2],
+    /// Where each dice count comes from, resolved once for the lookup from arguments.
+    sources: [CountSource; 2],
+    sides: [i64; 2],
+    modes: [DiceMode; 2],
+    /// `CONTEST_SIZE × CONTEST_SIZE` chances, NaN until computed.
+    table: Vec<f64>,
+}
+
+/// Where a contest's dice count comes from.
+#[derive(Clone, Copy)]
+enum CountSource {
+    Const(i64),
+    /// A space counter of the space chosen as argument `arg`.
+    ArgCounter {
+        arg: usize,
+        counter: u16,
+    },
+    /// Anything else: evaluate it.
+    Other,
+}
+
+impl CountSource {
+    fn of(expr: &Expr) -> Self {
+        match expr {
+            Expr::Const(Value::Int(n)) => CountSource::Const(*n),
+            Expr::SlotCounter { slot, counter } if *slot >= 1 => {
+                CountSource::ArgCounter { arg: *slot as usize - 1, counter: *counter }
+            }
+            _ => CountSource::Other,
+        }
+    }
+
+    #[inline]
+    fn read(self, state: &GameState, args: &[i64]) -> Option<i64> {
+        match self {
+            CountSource::Const(n) => Some(n),
+            CountSource::ArgCounter { arg, counter } => {
+                let space = *args.get(arg)?;
+                ((space as usize) < state.owners.len()).then(|| state.counter(space as u32, counter))
+            }
+            CountSource::Other => None,
+        }
+    }
+}
+
+/// Dice counts below this are kept in a contest table.
+const CONTEST_SIZE: usize = 64;
+
+impl Contest {
+    fn detect(rule: &crate::rules::ActionRule) -> Option<Contest> {
+        if rule.rolls.len() != 2 {
+            return None;
+        }
+        let success = rule.success.as_ref()?;
+        let first_roll = rule.roll_slot(0);
+        if !depends_only_on_slots(success, first_roll) {
+            return None;
+        }
+        let mut counts = Vec::new();
+        let mut sides = [0; 2];
+        let mut modes = [DiceMode::Sum; 2];
+        for (i, (_, roll)) in rule.rolls.iter().enumerate() {
+            let Expr::Dice { count, sides: side_expr, mode } = roll else { return None };
+            let Expr::Const(Value::Int(s)) = **side_expr else { return None };
+            // The count may read the game but not the other roll.
+            if count.uses_slot(first_roll) || count.uses_slot(first_roll + 1) || count.rolls_dice() {
+                return None;
+            }
+            counts.push((**count).clone());
+            sides[i] = s;
+            modes[i] = *mode;
+        }
+        let counts: [Expr; 2] = counts.try_into().ok()?;
+        let sources = [CountSource::of(&counts[0]), CountSource::of(&counts[1])];
+        Some(Contest { counts, sources, sides, modes, table: vec![f64::NAN; CONTEST_SIZE * CONTEST_SIZE] })
+    }
+}
+
+/// Whether an expression reads nothing but frame slots from `first` on (the rolls) and constants.
+fn depends_only_on_slots(expr: &Expr, first: u16) -> bool {
+    match expr {
+        Expr::Const(_) => true,
+        Expr::Slot(s) => *s >= first,
+        Expr::Unary(_, e) => depends_only_on_slots(e, first),
+        Expr::Arith(_, _, a, b) | Expr::Compare(_, a, b) | Expr::And(a, b) | Expr::Or(a, b) => {
+            depends_only_on_slots(a, first) && depends_only_on_slots(b, first)
+        }
+        Expr::If(a, b, c) => {
+            depends_only_on_slots(a, first) && depends_only_on_slots(b, first) && depends_only_on_slots(c, first)
+        }
+        Expr::Call(Func::Min | Func::Max | Func::Abs | Func::Clamp, args) => {
+            args.iter().all(|a| depends_only_on_slots(a, first))
+        }
+        _ => false,
+    }
 }
 
 impl OddsCache {
@@ -173,6 +286,22 @@ impl OddsCache {
         self.dists.push(dist);
         self.dice.insert((count, sides, mode), id);
         Ok(id)
+    }
+}
+
+impl OddsCache {
+    /// The chance of a contest action straight from its arguments, when its dice counts are
+    /// space counters of its parameters and the table already has the entry: what a computer
+    /// player needs for every candidate attack, without binding a frame.
+    #[inline]
+    pub fn known_contest_chance(&self, state: &GameState, action: u16, args: &[i64]) -> Option<f64> {
+        let Some(ContestSlot::Yes(contest)) = self.contests.get(action as usize) else { return None };
+        let (a, b) = (contest.sources[0].read(state, args)?, contest.sources[1].read(state, args)?);
+        if !(0..CONTEST_SIZE as i64).contains(&a) || !(0..CONTEST_SIZE as i64).contains(&b) {
+            return None;
+        }
+        let p = contest.table[a as usize * CONTEST_SIZE + b as usize];
+        (!p.is_nan()).then_some(p)
     }
 }
 
@@ -189,6 +318,59 @@ impl OddsCx<'_> {
         let Some(success) = &rule.success else {
             return Err(RuleError::new("this action has no `success` condition"));
         };
+        let action = self.action as usize;
+        if self.cache.contests.len() <= action {
+            self.cache.contests.resize_with(rules.actions.len().max(action + 1), ContestSlot::default);
+        }
+        if matches!(self.cache.contests[action], ContestSlot::Unknown) {
+            self.cache.contests[action] = match Contest::detect(rule) {
+                Some(contest) => ContestSlot::Yes(Box::new(contest)),
+                None => ContestSlot::No,
+            };
+        }
+        if let ContestSlot::Yes(contest) = &self.cache.contests[action] {
+            let (a, b) =
+                match (quick_int(&contest.counts[0], state, frame), quick_int(&contest.counts[1], state, frame)) {
+                    (Some(a), Some(b)) => (a, b),
+                    _ => {
+                        let mut scratch = Scratch::default();
+                        let mut cx = ReadCx { rules, state, scratch: &mut scratch, odds: None };
+                        (
+                            eval::eval(&mut cx, &contest.counts[0], frame)?.as_int(),
+                            eval::eval(&mut cx, &contest.counts[1], frame)?.as_int(),
+                        )
+                    }
+                };
+            if (0..CONTEST_SIZE as i64).contains(&a) && (0..CONTEST_SIZE as i64).contains(&b) {
+                let cell = a as usize * CONTEST_SIZE + b as usize;
+                let known = contest.table[cell];
+                if !known.is_nan() {
+                    return Ok(known);
+                }
+                let (sides, modes) = (contest.sides, contest.modes);
+                let mut scratch = Scratch::default();
+                let first = Dist::dice(a, sides[0], modes[0])?;
+                let second = Dist::dice(b, sides[1], modes[1])?;
+                let mut bound = frame.to_vec();
+                bound.resize(rule.frame.max(1) as usize, Value::Nil);
+                let slot = rule.roll_slot(0) as usize;
+                let mut p = 0.0;
+                for (x, px) in first.values.iter().zip(&first.probs) {
+                    bound[slot] = Value::Int(*x);
+                    for (y, py) in second.values.iter().zip(&second.probs) {
+                        bound[slot + 1] = Value::Int(*y);
+                        let mut cx = ReadCx { rules, state, scratch: &mut scratch, odds: None };
+                        if eval::eval_bool(&mut cx, success, &bound)? {
+                            p += px * py;
+                        }
+                    }
+                }
+                if let Some(ContestSlot::Yes(contest)) = self.cache.contests.get_mut(action) {
+                    contest.table[cell] = p;
+                }
+                return Ok(p);
+            }
+        }
         // Fast path: every roll is a plain dice term of known size, independent of the others.
         if rule.rolls.len() <= 4 {
             let mut ids = [u32::MAX; 4];
@@ -252,6 +434,19 @@ impl OddsCx<'_> {
         let mut leaves = 0usize;
         enumerate_rolls(rules, state, rule, &needed, 0, 1.0, &mut bound, target, &mut pairs, &mut leaves)?;
         Ok(Dist::from_pairs(pairs))
+    }
+}
+
+/// The value of a dice count that is a constant or a space counter of a parameter, read
+/// without setting up an evaluation (the contest fast path).
+fn quick_int(expr: &Expr, state: &GameState, frame: &[Value]) -> Option<i64> {
+    match expr {
+        Expr::Const(Value::Int(n)) => Some(*n),
+        Expr::SlotCounter { slot, counter } => match frame.get(*slot as usize) {
+            Some(Value::Space(s)) if (*s as usize) < state.owners.len() => Some(state.counter(*s, *counter)),
+            _ => Some(0),
+        },
+        _ => None,
     }
 }
 

@@ -77,10 +77,10 @@ impl HookRuntime {
         let mut errors = Vec::new();
         for source in &rules.hooks {
             budget.start();
-            let chunk = lua.load(source.text.as_str()).set_name(format!("@{}", source.display_path));
+            let chunk = lua.load(source.text.as_str()).set_name(format!("@{}", source.chunk_name));
             if let Err(e) = chunk.exec() {
                 let text = sandbox::error_text(&e);
-                errors.push(locate(&source.display_path, &text));
+                errors.push(locate(&source.chunk_name, &source.display_path, &text));
             }
         }
         let globals = lua.globals();
@@ -145,19 +145,17 @@ impl HookRuntime {
     }
 
     /// Calls a `hook("name", ...)` function with the game state.
+    /// Calls the function of hook index `index` (named `name`, for messages).
     pub(crate) fn call_function(
         &mut self,
+        index: u16,
         name: &str,
         args: &[Value],
         state: &mut GameState,
         events: &mut Events,
         writable: bool,
     ) -> Result<Value, RuleError> {
-        let index = {
-            let cell = self.lua.app_data_ref::<HookCell>().ok_or_else(|| RuleError::new("hook state missing"))?;
-            cell.rules.hook_names.iter().position(|n| n == name)
-        };
-        let Some(function) = index.and_then(|i| self.functions.get(i).cloned().flatten()) else {
+        let Some(function) = self.functions.get(index as usize).cloned().flatten() else {
             return Err(RuleError::new(format!("no Lua function `{name}` is defined in the mod's hooks")));
         };
         // Small argument lists go as tuples, which need no allocation.
@@ -299,8 +297,8 @@ pub(crate) fn describe_lua(value: &LuaValue) -> String {
 }
 
 /// Splits `path:line: message` into its parts.
-fn locate(display_path: &str, text: &str) -> HookLoadError {
-    let rest = text.strip_prefix(display_path).and_then(|r| r.strip_prefix(':'));
+fn locate(chunk_name: &str, display_path: &str, text: &str) -> HookLoadError {
+    let rest = text.strip_prefix(chunk_name).and_then(|r| r.strip_prefix(':'));
     if let Some(rest) = rest
         && let Some((line, message)) = rest.split_once(':')
         && let Ok(line) = line.trim().parse::<u32>()

@@ -576,6 +576,7 @@ impl Compiler<'_> {
             on_failure,
             effect,
             preview,
+            ai_score_is_chance: matches!(ai_score, Some(Expr::Chance)),
             ai_score,
             ai_min,
             frame: frame.max(odds_scope.frame) as u16,
@@ -653,11 +654,13 @@ impl Compiler<'_> {
         };
         scope.push(&def.name, ty, true);
         let filter = def.filter.as_ref().and_then(|f| self.key("where", |c| c.condition(f, scope)));
+        let slot = (scope.visible - 1) as u16;
         Some(ParamRule {
             name: def.name.clone(),
             kind: def.kind,
             label: def.label.clone().unwrap_or_else(|| def.name.clone()),
             source,
+            fast: crate::rules::FastFilter::classify(filter.as_ref(), slot),
             filter,
         })
     }
@@ -738,7 +741,9 @@ impl Compiler<'_> {
         if def.turn_limit == 0 {
             self.key("turn_limit", |c| c.problem(None, "the turn limit must be at least 1", None));
         }
+        let reads_turn_state = [&eliminate, &win].iter().any(|f| f.as_ref().is_some_and(|f| f.expr.reads_turn_state()));
         EndRule {
+            reads_turn_state,
             eliminate,
             win,
             last_seat_wins: def.last_seat_wins,
@@ -1143,6 +1148,11 @@ impl Compiler<'_> {
     }
 
     fn field(&mut self, base: &Ast, field: &str, field_span: Span, scope: &mut Scope) -> Option<Typed> {
+        let (expr, ty) = self.field_read(base, field, field_span, scope)?;
+        Some((expr.specialise(), ty))
+    }
+
+    fn field_read(&mut self, base: &Ast, field: &str, field_span: Span, scope: &mut Scope) -> Option<Typed> {
         let (base_expr, base_ty) = self.expr(base, scope)?;
         let b = Box::new(base_expr);
         let typed = match base_ty {
@@ -1294,7 +1304,7 @@ impl Compiler<'_> {
                     );
                     return None;
                 }
-                Some((Expr::Compare(cmp, Box::new(a), Box::new(b)), Type::Bool))
+                Some((Expr::Compare(cmp, Box::new(a), Box::new(b)).specialise(), Type::Bool))
             }
         }
     }
@@ -1432,7 +1442,7 @@ impl Compiler<'_> {
                 }
                 let (e, _) = self.expect_type(&args[0], scope, Type::Seat)?;
                 let func = if name == "owned" { Func::Owned } else { Func::LargestGroup };
-                Some((Expr::Call(func, vec![e]), Type::Int))
+                Some((Expr::Call(func, vec![e]).specialise(), Type::Int))
             }
             "adjacent" | "distance" => {
                 if !arity(self, 2) {
@@ -1699,6 +1709,11 @@ fn contains_chance(expr: &Expr) -> bool {
         Expr::Read(_) => false,
         Expr::Call(_, args) => args.iter().any(contains_chance),
         Expr::Dice { count, sides, .. } => contains_chance(count) || contains_chance(sides),
+        Expr::CounterCmp { .. }
+        | Expr::OwnerIs { .. }
+        | Expr::SlotCounter { .. }
+        | Expr::SlotOwner { .. }
+        | Expr::SlotOwned { .. } => false,
     }
 }
 

@@ -4,6 +4,7 @@
 use crate::expr::UnaryOp;
 
 /// A runtime value. Small and `Copy`: evaluation never allocates.
+///
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Value {
     /// No value: an unowned space's owner, a piece off the board.
@@ -188,6 +189,33 @@ pub enum Expr {
     Chance,
     /// The exact mean of an expression over its dice (previews, AI scores).
     Expect(Box<Expr>),
+    /// `slot.counter <op> value`: the commonest filter shape (`from.dice > 1`), evaluated
+    /// without recursion. Produced by the compiler from the general form.
+    CounterCmp {
+        slot: u16,
+        counter: u16,
+        op: CmpOp,
+        value: i64,
+    },
+    /// `space_slot.owner == seat_slot` (`equal`) or `!=`: the other common filter shape.
+    OwnerIs {
+        space: u16,
+        seat: u16,
+        equal: bool,
+    },
+    /// `slot.counter` for a space in a frame slot (`from.dice`).
+    SlotCounter {
+        slot: u16,
+        counter: u16,
+    },
+    /// `slot.owner` for a space in a frame slot.
+    SlotOwner {
+        slot: u16,
+    },
+    /// `owned(slot)`: spaces owned by the seat in a frame slot.
+    SlotOwned {
+        slot: u16,
+    },
 }
 
 /// A read of game state.
@@ -350,6 +378,11 @@ impl Expr {
             Expr::Call(func, args) => {
                 matches!(func, Func::Random | Func::Distribute(_)) || args.iter().any(Expr::rolls_dice)
             }
+            Expr::CounterCmp { .. }
+            | Expr::OwnerIs { .. }
+            | Expr::SlotCounter { .. }
+            | Expr::SlotOwner { .. }
+            | Expr::SlotOwned { .. } => false,
         }
     }
 
@@ -366,6 +399,69 @@ impl Expr {
             Expr::Read(read) => read.inner().is_some_and(|e| e.uses_slot(slot)),
             Expr::Call(_, args) => args.iter().any(|e| e.uses_slot(slot)),
             Expr::Dice { count, sides, .. } => count.uses_slot(slot) || sides.uses_slot(slot),
+            Expr::CounterCmp { slot: s, .. }
+            | Expr::SlotCounter { slot: s, .. }
+            | Expr::SlotOwner { slot: s }
+            | Expr::SlotOwned { slot: s } => *s == slot,
+            Expr::OwnerIs { space, seat, .. } => *space == slot || *seat == slot,
+        }
+    }
+
+    /// Whether this reads where the game is in its turn structure (turn, round, match, phase,
+    /// the seat to move or `me`) or calls Lua: then its value can change when a turn starts
+    /// even if nothing else did.
+    pub fn reads_turn_state(&self) -> bool {
+        match self {
+            Expr::Slot(0) | Expr::Chance => true,
+            Expr::Const(_) | Expr::Slot(_) => false,
+            Expr::Read(Read::Turn | Read::Round | Read::Match | Read::Phase | Read::CurrentSeat) => true,
+            Expr::Read(read) => read.inner().is_some_and(Expr::reads_turn_state),
+            Expr::Unary(_, e) | Expr::Expect(e) => e.reads_turn_state(),
+            Expr::Arith(_, _, a, b) | Expr::Compare(_, a, b) | Expr::And(a, b) | Expr::Or(a, b) => {
+                a.reads_turn_state() || b.reads_turn_state()
+            }
+            Expr::If(a, b, c) => a.reads_turn_state() || b.reads_turn_state() || c.reads_turn_state(),
+            Expr::Call(Func::Hook(_), _) => true,
+            Expr::Call(_, args) => args.iter().any(Expr::reads_turn_state),
+            Expr::Dice { count, sides, .. } => count.reads_turn_state() || sides.reads_turn_state(),
+            Expr::CounterCmp { slot, .. }
+            | Expr::SlotCounter { slot, .. }
+            | Expr::SlotOwner { slot }
+            | Expr::SlotOwned { slot } => *slot == 0,
+            Expr::OwnerIs { space, seat, .. } => *space == 0 || *seat == 0,
+        }
+    }
+
+    /// Rewrites the general form of common shapes into specialised nodes that the evaluator
+    /// handles without recursion: reads of a slot's field, `owned(slot)`, and comparisons of
+    /// those with constants or slots. The compiler applies it as it builds each node.
+    pub fn specialise(self) -> Expr {
+        match self {
+            Expr::Read(Read::SpaceCounter(base, counter)) => match *base {
+                Expr::Slot(slot) => Expr::SlotCounter { slot, counter },
+                base => Expr::Read(Read::SpaceCounter(Box::new(base), counter)),
+            },
+            Expr::Read(Read::SpaceOwner(base)) => match *base {
+                Expr::Slot(slot) => Expr::SlotOwner { slot },
+                base => Expr::Read(Read::SpaceOwner(Box::new(base))),
+            },
+            Expr::Call(Func::Owned, args) if matches!(args.as_slice(), [Expr::Slot(_)]) => {
+                let [Expr::Slot(slot)] = args.as_slice() else { unreachable!("matched above") };
+                Expr::SlotOwned { slot: *slot }
+            }
+            Expr::Compare(op, a, b) => match (*a, *b) {
+                (Expr::SlotCounter { slot, counter }, Expr::Const(Value::Int(value))) => {
+                    Expr::CounterCmp { slot, counter, op, value }
+                }
+                (Expr::SlotOwner { slot: space }, Expr::Slot(seat))
+                | (Expr::Slot(seat), Expr::SlotOwner { slot: space })
+                    if matches!(op, CmpOp::Eq | CmpOp::Ne) =>
+                {
+                    Expr::OwnerIs { space, seat, equal: op == CmpOp::Eq }
+                }
+                (a, b) => Expr::Compare(op, Box::new(a), Box::new(b)),
+            },
+            other => other,
         }
     }
 }

@@ -107,6 +107,38 @@ pub struct ParamRule {
     pub label: String,
     pub source: ParamSource,
     pub filter: Option<Expr>,
+    /// The filter's shape when it is one the legal-action listing checks directly.
+    pub fast: FastFilter,
+}
+
+/// A parameter filter the listing checks without the evaluator: listing legal actions tries
+/// every candidate, and these two shapes cover most real filters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FastFilter {
+    /// No filter.
+    Pass,
+    /// `this.counter <op> value` on the candidate space.
+    Counter { counter: u16, op: ir::CmpOp, value: i64 },
+    /// `this.owner == seat` (or `!=`) for the seat in another frame slot.
+    Owner { seat: u16, equal: bool },
+    /// Anything else: evaluate the filter.
+    General,
+}
+
+impl FastFilter {
+    /// Classifies the filter of the parameter in frame slot `slot`.
+    pub fn classify(filter: Option<&Expr>, slot: u16) -> Self {
+        match filter {
+            None => FastFilter::Pass,
+            Some(Expr::CounterCmp { slot: s, counter, op, value }) if *s == slot => {
+                FastFilter::Counter { counter: *counter, op: *op, value: *value }
+            }
+            Some(Expr::OwnerIs { space, seat, equal }) if *space == slot && *seat < slot => {
+                FastFilter::Owner { seat: *seat, equal: *equal }
+            }
+            Some(_) => FastFilter::General,
+        }
+    }
 }
 
 /// A compiled action.
@@ -125,6 +157,8 @@ pub struct ActionRule {
     pub effect: Block,
     pub preview: Vec<(String, Expr)>,
     pub ai_score: Option<Expr>,
+    /// Whether `ai_score` is exactly `chance` (scored by table lookup when it can be).
+    pub ai_score_is_chance: bool,
     pub ai_min: Option<f64>,
     pub frame: u16,
     pub fallible: bool,
@@ -168,6 +202,10 @@ pub struct EndRule {
     pub score: Option<Formula>,
     pub draw_shares: Option<Formula>,
     pub turn_limit: u32,
+    /// Whether `eliminate` or `win` can change just because a turn started (they read the turn,
+    /// the seat to move, or Lua); otherwise the end check at the start of a turn is skipped
+    /// when the turn start changed nothing.
+    pub reads_turn_state: bool,
 }
 
 /// A `hook("name")` reference in the data, with its location.
@@ -181,8 +219,11 @@ pub struct HookRef {
 /// A Lua hook file of the mod.
 #[derive(Clone, Debug)]
 pub struct HookSource {
-    /// Path shown in errors, e.g. `mods/x/hooks/combat.lua`.
+    /// Path of the file, e.g. `mods/x/hooks/combat.lua`, shown in load-time diagnostics.
     pub display_path: String,
+    /// The short name Lua knows the chunk by, e.g. `x/hooks/combat.lua`; Lua's own messages
+    /// (`x/hooks/combat.lua:4: attempt to ...`) use it, and Lua cuts longer names short.
+    pub chunk_name: String,
     pub text: String,
 }
 
