@@ -17,7 +17,7 @@ pub enum Severity {
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Diagnostic {
     pub severity: Severity,
-    /// The file as shown to the user, e.g. `mods/dice_wars/rules.toml` or `hooks/attack.lua`.
+    /// The file as shown to the user, e.g. `mods/my_game/rules.toml` or `hooks/attack.lua`.
     pub file: Option<String>,
     /// 1-based line; 0 when unknown.
     pub line: u32,

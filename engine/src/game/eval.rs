@@ -62,6 +62,19 @@ pub(crate) fn eval<E: Env>(env: &mut E, expr: &Expr, frame: &[Value]) -> Result<
             };
             Ok(Value::Bool(compare_ints(*op, current, *value)))
         }
+        Expr::OwnedCmp { slot, op, value } => {
+            let owned = match frame.get(*slot as usize) {
+                Some(Value::Seat(seat)) => i64::from(env.state().owned_count(*seat)),
+                _ => 0,
+            };
+            Ok(Value::Bool(compare_ints(*op, owned, *value)))
+        }
+        Expr::SpaceCount => Ok(Value::Int(env.state().owners.len() as i64)),
+        Expr::SlotCmp { a, b, op } => {
+            let x = frame.get(*a as usize).copied().unwrap_or(Value::Nil);
+            let y = frame.get(*b as usize).copied().unwrap_or(Value::Nil);
+            Ok(Value::Bool(compare(*op, x, y)))
+        }
         Expr::OwnerIs { space, seat, equal } => {
             let state = env.state();
             let owner = match frame.get(*space as usize) {
@@ -131,9 +144,13 @@ fn eval_compound<E: Env>(env: &mut E, expr: &Expr, frame: &[Value]) -> Result<Va
             _ => Value::Nil,
         },
         // Handled by `eval` before it calls here.
-        Expr::CounterCmp { .. } | Expr::SlotCounter { .. } | Expr::SlotOwned { .. } | Expr::OwnerIs { .. } => {
-            eval(env, expr, frame)?
-        }
+        Expr::CounterCmp { .. }
+        | Expr::SlotCounter { .. }
+        | Expr::SlotOwned { .. }
+        | Expr::OwnerIs { .. }
+        | Expr::OwnedCmp { .. }
+        | Expr::SlotCmp { .. }
+        | Expr::SpaceCount => eval(env, expr, frame)?,
     })
 }
 

@@ -14,9 +14,20 @@ fn run(cx: &mut WriteCx, program: &Program, me: u8, rule: &str) -> Result<(), Ru
     if program.block.is_empty() {
         return Ok(());
     }
-    let mut frame = vec![Value::Nil; program.frame.max(1) as usize];
+    let mut frame = take_frame(cx, program.frame, me);
+    let result = eval::exec(cx, &program.block, &mut frame).map_err(|e| e.context(rule));
+    cx.frames.push(frame);
+    result
+}
+
+/// A frame of `size` slots with `me` bound, from the context's pool: programs and triggers run
+/// several times per turn and should not allocate each time.
+fn take_frame(cx: &mut WriteCx, size: u16, me: u8) -> Vec<Value> {
+    let mut frame = cx.frames.pop().unwrap_or_default();
+    frame.clear();
+    frame.resize(size.max(1) as usize, Value::Nil);
     frame[0] = Value::Seat(me);
-    eval::exec(cx, &program.block, &mut frame).map_err(|e| e.context(rule))
+    frame
 }
 
 /// Runs the triggers of an event (and the Lua hooks registered for it).
@@ -26,14 +37,21 @@ fn fire(cx: &mut WriteCx, event: EventKind, seat: u8) -> Result<(), RuleError> {
         if *on != event || cx.state.outcome.is_some() {
             continue;
         }
-        let mut frame = vec![Value::Nil; trigger.effect.frame.max(1) as usize];
-        frame[0] = Value::Seat(seat);
-        if let Some(when) = &trigger.when
-            && !eval::eval_bool(cx, when, &frame).map_err(|e| e.context(&format!("triggers[{i}].when")))?
-        {
-            continue;
+        let mut frame = take_frame(cx, trigger.effect.frame, seat);
+        let result = match &trigger.when {
+            Some(when) => eval::eval_bool(cx, when, &frame).map_err(|e| e.context(&format!("triggers[{i}].when"))),
+            None => Ok(true),
         }
-        eval::exec(cx, &trigger.effect.block, &mut frame).map_err(|e| e.context(&format!("triggers[{i}].effect")))?;
+        .and_then(|wanted| {
+            if wanted {
+                eval::exec(cx, &trigger.effect.block, &mut frame)
+                    .map_err(|e| e.context(&format!("triggers[{i}].effect")))
+            } else {
+                Ok(())
+            }
+        });
+        cx.frames.push(frame);
+        result?;
     }
     if let Some(hooks) = cx.hooks.as_deref_mut()
         && cx.state.outcome.is_none()

@@ -131,6 +131,8 @@ pub(crate) struct WriteCx<'a> {
     pub scratch: &'a mut Scratch,
     pub faces: Vec<u32>,
     pub space_buffer: Vec<u32>,
+    /// Frames for programs and triggers, reused.
+    pub frames: Vec<Vec<Value>>,
     pub roll_name: Option<String>,
     pub flow: Flow,
 }
@@ -145,6 +147,7 @@ pub struct Engine {
     frame: Vec<Value>,
     faces: Vec<u32>,
     space_buffer: Vec<u32>,
+    frame_pool: Vec<Vec<Value>>,
     /// A second frame and scratch for scoring actions while the listing uses the first ones.
     score_frame: Vec<Value>,
     score_scratch: Scratch,
@@ -169,6 +172,7 @@ impl Engine {
             frame: Vec::with_capacity(16),
             faces: Vec::new(),
             space_buffer: Vec::new(),
+            frame_pool: Vec::new(),
             score_frame: Vec::new(),
             score_scratch: Scratch::default(),
             flow_fallible,
@@ -440,12 +444,14 @@ impl Engine {
             scratch: &mut self.scratch,
             faces: std::mem::take(&mut self.faces),
             space_buffer: std::mem::take(&mut self.space_buffer),
+            frames: std::mem::take(&mut self.frame_pool),
             roll_name: None,
             flow: Flow::default(),
         };
         let result = f(&mut cx);
         self.faces = std::mem::take(&mut cx.faces);
         self.space_buffer = std::mem::take(&mut cx.space_buffer);
+        self.frame_pool = std::mem::take(&mut cx.frames);
         result
     }
 

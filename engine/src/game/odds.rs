@@ -272,6 +272,7 @@ fn depends_only_on_slots(expr: &Expr, first: u16) -> bool {
         Expr::Call(Func::Min | Func::Max | Func::Abs | Func::Clamp, args) => {
             args.iter().all(|a| depends_only_on_slots(a, first))
         }
+        Expr::SlotCmp { a, b, .. } => *a >= first && *b >= first,
         _ => false,
     }
 }

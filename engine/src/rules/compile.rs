@@ -1304,6 +1304,9 @@ impl Compiler<'_> {
                     );
                     return None;
                 }
+                if let (Expr::Slot(x), Expr::Slot(y), Type::Int, Type::Int) = (&a, &b, ta, tb) {
+                    return Some((Expr::SlotCmp { a: *x, b: *y, op: cmp }, Type::Bool));
+                }
                 Some((Expr::Compare(cmp, Box::new(a), Box::new(b)).specialise(), Type::Bool))
             }
         }
@@ -1518,7 +1521,7 @@ impl Compiler<'_> {
                     "seat_count" => Func::SeatCount,
                     _ => Func::SpaceCount,
                 };
-                Some((Expr::Call(func, vec![]), Type::Int))
+                Some((Expr::Call(func, vec![]).specialise(), Type::Int))
             }
             "random" => {
                 if !arity(self, 2) {
@@ -1713,7 +1716,10 @@ fn contains_chance(expr: &Expr) -> bool {
         | Expr::OwnerIs { .. }
         | Expr::SlotCounter { .. }
         | Expr::SlotOwner { .. }
-        | Expr::SlotOwned { .. } => false,
+        | Expr::SlotOwned { .. }
+        | Expr::OwnedCmp { .. }
+        | Expr::SlotCmp { .. }
+        | Expr::SpaceCount => false,
     }
 }
 

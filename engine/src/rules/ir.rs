@@ -216,6 +216,21 @@ pub enum Expr {
     SlotOwned {
         slot: u16,
     },
+    /// `owned(slot) <op> value` (`owned(seat) == 0`, an elimination rule checked after every
+    /// action).
+    OwnedCmp {
+        slot: u16,
+        op: CmpOp,
+        value: i64,
+    },
+    /// `space_count()`.
+    SpaceCount,
+    /// `a <op> b` for two frame slots (`attack > defence`), compared as numbers.
+    SlotCmp {
+        a: u16,
+        b: u16,
+        op: CmpOp,
+    },
 }
 
 /// A read of game state.
@@ -382,7 +397,10 @@ impl Expr {
             | Expr::OwnerIs { .. }
             | Expr::SlotCounter { .. }
             | Expr::SlotOwner { .. }
-            | Expr::SlotOwned { .. } => false,
+            | Expr::SlotOwned { .. }
+            | Expr::OwnedCmp { .. }
+            | Expr::SlotCmp { .. }
+            | Expr::SpaceCount => false,
         }
     }
 
@@ -402,7 +420,10 @@ impl Expr {
             Expr::CounterCmp { slot: s, .. }
             | Expr::SlotCounter { slot: s, .. }
             | Expr::SlotOwner { slot: s }
-            | Expr::SlotOwned { slot: s } => *s == slot,
+            | Expr::SlotOwned { slot: s }
+            | Expr::OwnedCmp { slot: s, .. } => *s == slot,
+            Expr::SlotCmp { a, b, .. } => *a == slot || *b == slot,
+            Expr::SpaceCount => false,
             Expr::OwnerIs { space, seat, .. } => *space == slot || *seat == slot,
         }
     }
@@ -427,7 +448,10 @@ impl Expr {
             Expr::CounterCmp { slot, .. }
             | Expr::SlotCounter { slot, .. }
             | Expr::SlotOwner { slot }
-            | Expr::SlotOwned { slot } => *slot == 0,
+            | Expr::SlotOwned { slot }
+            | Expr::OwnedCmp { slot, .. } => *slot == 0,
+            Expr::SlotCmp { a, b, .. } => *a == 0 || *b == 0,
+            Expr::SpaceCount => false,
             Expr::OwnerIs { space, seat, .. } => *space == 0 || *seat == 0,
         }
     }
@@ -445,6 +469,7 @@ impl Expr {
                 Expr::Slot(slot) => Expr::SlotOwner { slot },
                 base => Expr::Read(Read::SpaceOwner(Box::new(base))),
             },
+            Expr::Call(Func::SpaceCount, args) if args.is_empty() => Expr::SpaceCount,
             Expr::Call(Func::Owned, args) if matches!(args.as_slice(), [Expr::Slot(_)]) => {
                 let [Expr::Slot(slot)] = args.as_slice() else { unreachable!("matched above") };
                 Expr::SlotOwned { slot: *slot }
@@ -453,6 +478,7 @@ impl Expr {
                 (Expr::SlotCounter { slot, counter }, Expr::Const(Value::Int(value))) => {
                     Expr::CounterCmp { slot, counter, op, value }
                 }
+                (Expr::SlotOwned { slot }, Expr::Const(Value::Int(value))) => Expr::OwnedCmp { slot, op, value },
                 (Expr::SlotOwner { slot: space }, Expr::Slot(seat))
                 | (Expr::Slot(seat), Expr::SlotOwner { slot: space })
                     if matches!(op, CmpOp::Eq | CmpOp::Ne) =>
