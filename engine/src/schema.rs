@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::defs::{Manifest, ModData};
 use crate::game::{ActionRecord, GameSetup};
 use crate::save::SaveFile;
+use serde_json::{Value, json};
 
 /// A script of actions for `meeple run`.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
@@ -31,9 +32,49 @@ pub fn all() -> Vec<(&'static str, String)> {
     }
     vec![
         ("mod.schema.json", text::<Manifest>()),
-        ("data.schema.json", text::<ModData>()),
+        ("data.schema.json", data_schema()),
         ("actions.schema.json", text::<ActionScript>()),
         ("save.schema.json", text::<SaveFile>()),
         ("setup.schema.json", text::<GameSetup>()),
     ]
+}
+
+/// Definitions in collections may inherit from templates.
+const TEMPLATE_DEFS: &[&str] = &["TerrainDef", "PieceKindDef", "ItemDef", "CardDef", "DeckDef", "ActionDef"];
+
+/// The schema editors check each data file against. It differs from the one the loader checks
+/// the merged data against in two ways, both because an editor sees one file as written: every
+/// collection entry accepts the template keys `inherits` and `abstract` (the loader resolves
+/// them first), and nothing is required (a key may be in another file or in a template; the
+/// loader checks the merged whole).
+fn data_schema() -> String {
+    let mut schema = serde_json::to_value(schemars::schema_for!(ModData)).unwrap_or(Value::Null);
+    if let Some(root) = schema.as_object_mut() {
+        root.remove("required");
+    }
+    for name in TEMPLATE_DEFS {
+        if let Some(properties) =
+            schema.pointer_mut(&format!("/$defs/{name}/properties")).and_then(Value::as_object_mut)
+        {
+            properties.insert(
+                "inherits".into(),
+                json!({
+                    "description": "Templates this entry inherits keys from (same collection); later ones override earlier ones, this entry overrides all.",
+                    "anyOf": [{ "type": "string" }, { "type": "array", "items": { "type": "string" } }]
+                }),
+            );
+            properties.insert(
+                "abstract".into(),
+                json!({
+                    "description": "A template only: usable with `inherits`, not a definition of its own.",
+                    "type": "boolean"
+                }),
+            );
+        }
+        // Required keys may come from a template, which the editor cannot see.
+        if let Some(definition) = schema.pointer_mut(&format!("/$defs/{name}")).and_then(Value::as_object_mut) {
+            definition.remove("required");
+        }
+    }
+    serde_json::to_string_pretty(&schema).unwrap_or_default() + "\n"
 }
