@@ -14,4 +14,6 @@ files["**/hooks/**.lua"] = {
 
 files["**/tests/*.lua"] = {
   read_globals = { "scenario", "test", "expect", "expect_eq", "expect_error", "expect_near" },
+  -- `tests/_*.lua` put shared helpers on this table for every test file of the mod.
+  globals = { "helpers" },
 }

@@ -13,7 +13,7 @@ fn every_mods_lua_scenario_tests_pass() {
         let id = folder.file_name().unwrap().to_string_lossy().to_string();
         let rules = load(&id);
         let files = mod_files(&folder).unwrap();
-        for result in run_mod_tests(&rules, &files.tests, None) {
+        for result in run_mod_tests(&rules, &files.tests, &files.test_helpers, None) {
             match result.failure {
                 None => passed += 1,
                 Some(message) => failures.push(format!("{} › {}\n    {message}", result.file, result.name)),

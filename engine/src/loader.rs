@@ -37,7 +37,10 @@ pub struct ModFiles {
     pub manifest: PathBuf,
     pub data: Vec<PathBuf>,
     pub hooks: Vec<PathBuf>,
+    /// Scenario test files, `tests/*.lua`, except helpers.
     pub tests: Vec<PathBuf>,
+    /// Test helper files, `tests/_*.lua`: loaded before each test file, not run as tests.
+    pub test_helpers: Vec<PathBuf>,
 }
 
 /// Lists a mod folder's files, sorted, so loading order never depends on the file system.
@@ -68,13 +71,9 @@ pub fn mod_files(folder: &Path) -> Result<ModFiles, Diagnostic> {
         files
     };
     data.sort();
-    Ok(ModFiles {
-        folder: folder.to_path_buf(),
-        manifest,
-        data,
-        hooks: list("hooks", "lua"),
-        tests: list("tests", "lua"),
-    })
+    let is_helper = |p: &PathBuf| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with('_'));
+    let (test_helpers, tests): (Vec<PathBuf>, Vec<PathBuf>) = list("tests", "lua").into_iter().partition(is_helper);
+    Ok(ModFiles { folder: folder.to_path_buf(), manifest, data, hooks: list("hooks", "lua"), tests, test_helpers })
 }
 
 fn collect(root: &Path, dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {

@@ -31,17 +31,36 @@ pub struct TestResult {
     pub failure: Option<String>,
 }
 
-/// Runs every test file of a mod; `filter` keeps tests whose name contains it.
-pub fn run_mod_tests(rules: &Arc<Ruleset>, test_files: &[std::path::PathBuf], filter: Option<&str>) -> Vec<TestResult> {
+/// Runs every test file of a mod; `filter` keeps tests whose name contains it. `helpers` are
+/// loaded before each test file (in order), into the same sandbox; they share code through
+/// the global table `helpers`.
+pub fn run_mod_tests(
+    rules: &Arc<Ruleset>,
+    test_files: &[std::path::PathBuf],
+    helpers: &[std::path::PathBuf],
+    filter: Option<&str>,
+) -> Vec<TestResult> {
+    let mut helper_sources = Vec::new();
+    for path in helpers {
+        let shown = path.to_string_lossy().replace('\\', "/");
+        match std::fs::read_to_string(path) {
+            Ok(text) => helper_sources.push((shown, text)),
+            Err(e) => {
+                let failure = Some(format!("{shown}: cannot read: {e}"));
+                return vec![TestResult { file: shown, name: "(loading the helpers)".into(), failure }];
+            }
+        }
+    }
     let mut results = Vec::new();
     for path in test_files {
-        results.extend(run_file(rules, path, filter));
+        results.extend(run_file(rules, path, &helper_sources, filter));
     }
     results
 }
 
 /// Lua helpers every test file gets.
 const PRELUDE: &str = r#"
+helpers = {}
 local tests = {}
 function test(name, body)
   if type(name) ~= "string" or type(body) ~= "function" then
@@ -94,7 +113,7 @@ function expect_near(actual, expected, tolerance, message)
 end
 "#;
 
-fn run_file(rules: &Arc<Ruleset>, path: &Path, filter: Option<&str>) -> Vec<TestResult> {
+fn run_file(rules: &Arc<Ruleset>, path: &Path, helpers: &[(String, String)], filter: Option<&str>) -> Vec<TestResult> {
     let shown = path.to_string_lossy().replace('\\', "/");
     let fail_file = |message: String| {
         vec![TestResult { file: shown.clone(), name: "(loading the file)".into(), failure: Some(message) }]
@@ -113,6 +132,11 @@ fn run_file(rules: &Arc<Ruleset>, path: &Path, filter: Option<&str>) -> Vec<Test
     budget.start_for(TEST_TIME_LIMIT);
     if let Err(e) = lua.load(PRELUDE).set_name("=prelude").exec() {
         return fail_file(sandbox::error_text(&e));
+    }
+    for (helper_path, helper_text) in helpers {
+        if let Err(e) = lua.load(helper_text.as_str()).set_name(format!("@{helper_path}")).exec() {
+            return fail_file(sandbox::error_text(&e));
+        }
     }
     if let Err(e) = lua.load(text.as_str()).set_name(format!("@{shown}")).exec() {
         return fail_file(sandbox::error_text(&e));

@@ -271,3 +271,26 @@ fn readable_records_report_mistakes() {
     let err = from_record(&rules, &state, &record(r#"{"action": "pass", "seat": 5}"#)).unwrap_err();
     assert_eq!(err, "there is no seat 5: the game has 2 seats");
 }
+
+#[test]
+fn lua_changes_are_clamped_and_reported_like_toml_changes() {
+    let rules = fixture("tiny");
+    let (mut engine, mut state, mut events) = new_game(&rules, 1, 2);
+    engine.apply(&mut state, &action(&rules, "collect", &[]), &mut events).unwrap();
+    engine.apply(&mut state, &Action::pass(), &mut events).unwrap();
+    let mark = events.len();
+    engine.apply(&mut state, &action(&rules, "meddle", &[]), &mut events).unwrap();
+    let b = space(&state, "b");
+    let (gold, coins) = (rules.counter_index("gold").unwrap() as u16, rules.resource_index("coins").unwrap());
+    assert_eq!(state.counter(b, gold), 10, "clamped to max 10");
+    assert_eq!(state.owner(b), Some(0));
+    assert_eq!(state.seats[1].resources[coins], 0, "clamped to min 0");
+    assert_eq!(state.vars[rules.var_index("countdown").unwrap()], 3);
+    assert_eq!(state.pieces[0].stats[rules.stat_index("health").unwrap()], 7);
+    assert_eq!(state.pieces[1].space, space(&state, "d"));
+    let new: Vec<&Event> = events.list()[mark..].iter().collect();
+    assert!(new.contains(&&Event::CounterChanged { space: b, counter: gold, from: 0, to: 10 }));
+    assert!(new.contains(&&Event::OwnerChanged { space: b, from: None, to: Some(0) }));
+    assert!(new.contains(&&Event::ResourceChanged { seat: 1, resource: coins as u16, from: 3, to: 0 }));
+    assert!(new.iter().any(|e| matches!(e, Event::Log { text } if text == "meddled 10")));
+}

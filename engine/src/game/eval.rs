@@ -4,6 +4,7 @@
 //! end conditions, previews) and writing (rolls and effects). The compiler guarantees dice and
 //! changes appear only where writing is allowed.
 
+use super::changes;
 use super::events::Event;
 use super::odds;
 use super::state::{GameState, NO_SEAT, NO_SPACE, SeatStatus};
@@ -627,13 +628,8 @@ fn assign(cx: &mut WriteCx, place: &Place, mode: AssignMode, value: Value, frame
     match place {
         Place::SpaceCounter(e, counter) => {
             let space = target_space(cx, e, frame)?;
-            let from = cx.state.counter(space, *counter);
-            let to = cx.rules.space_counters[*counter as usize].clamp(combine(mode, from, value.as_int()));
-            *cx.state.counter_mut(space, *counter) = to;
-            if to != from {
-                let counter = *counter;
-                cx.events.push_with(|| Event::CounterChanged { space, counter, from, to });
-            }
+            let new = combine(mode, cx.state.counter(space, *counter), value.as_int());
+            changes::set_counter(cx.rules, cx.state, cx.events, space, *counter, new);
         }
         Place::SpaceOwner(e) => {
             let space = target_space(cx, e, frame)?;
@@ -642,35 +638,17 @@ fn assign(cx: &mut WriteCx, place: &Place, mode: AssignMode, value: Value, frame
                 Value::Nil => NO_SEAT,
                 other => return Err(RuleError::new(format!("cannot make {other:?} the owner of a space"))),
             };
-            let from = cx.state.owners[space as usize];
-            if from != to {
-                cx.state.set_owner(space, to);
-                cx.events.push_with(|| Event::OwnerChanged {
-                    space,
-                    from: (from != NO_SEAT).then_some(from),
-                    to: (to != NO_SEAT).then_some(to),
-                });
-            }
+            changes::set_owner(cx.state, cx.events, space, to);
         }
         Place::SeatResource(e, resource) => {
             let seat = target_seat(cx, e, frame)?;
-            let from = cx.state.seats[seat as usize].resources[*resource as usize];
-            let to = cx.rules.resources[*resource as usize].clamp(combine(mode, from, value.as_int()));
-            cx.state.seats[seat as usize].resources[*resource as usize] = to;
-            if to != from {
-                let resource = *resource;
-                cx.events.push_with(|| Event::ResourceChanged { seat, resource, from, to });
-            }
+            let new = combine(mode, cx.state.seats[seat as usize].resources[*resource as usize], value.as_int());
+            changes::set_resource(cx.rules, cx.state, cx.events, seat, *resource, new);
         }
         Place::PieceStat(e, stat) => {
             let p = target_piece(cx, e, frame)?;
-            let from = cx.state.pieces[p as usize].stats[*stat as usize];
-            let to = cx.rules.stats[*stat as usize].clamp(combine(mode, from, value.as_int()));
-            cx.state.pieces[p as usize].stats[*stat as usize] = to;
-            if to != from {
-                let stat = *stat;
-                cx.events.push_with(|| Event::StatChanged { piece: p, stat, from, to });
-            }
+            let new = combine(mode, cx.state.pieces[p as usize].stats[*stat as usize], value.as_int());
+            changes::set_stat(cx.rules, cx.state, cx.events, p, *stat, new);
         }
         Place::PieceOwner(e) => {
             let p = target_piece(cx, e, frame)?;
@@ -686,24 +664,11 @@ fn assign(cx: &mut WriteCx, place: &Place, mode: AssignMode, value: Value, frame
                 Value::Nil => NO_SPACE,
                 other => return Err(RuleError::new(format!("cannot move a piece to {other:?}"))),
             };
-            let from = cx.state.pieces[p as usize].space;
-            cx.state.pieces[p as usize].space = to;
-            if from != to {
-                cx.events.push_with(|| Event::PieceMoved {
-                    piece: p,
-                    from: (from != NO_SPACE).then_some(from),
-                    to: (to != NO_SPACE).then_some(to),
-                });
-            }
+            changes::move_piece(cx.state, cx.events, p, to);
         }
         Place::Var(var) => {
-            let from = cx.state.vars[*var as usize];
-            let to = cx.rules.vars[*var as usize].clamp(combine(mode, from, value.as_int()));
-            cx.state.vars[*var as usize] = to;
-            if to != from {
-                let var = *var;
-                cx.events.push_with(|| Event::VarChanged { var, from, to });
-            }
+            let new = combine(mode, cx.state.vars[*var as usize], value.as_int());
+            changes::set_var(cx.rules, cx.state, cx.events, *var, new);
         }
     }
     Ok(())
@@ -826,15 +791,7 @@ fn deal_spaces(cx: &mut WriteCx) {
     let dealt = spaces.len() / seats.len() * seats.len();
     for (i, &space) in spaces.iter().enumerate() {
         let to = if i < dealt { seats[i % seats.len()] } else { NO_SEAT };
-        let from = cx.state.owners[space as usize];
-        if from != to {
-            cx.state.set_owner(space, to);
-            cx.events.push_with(|| Event::OwnerChanged {
-                space,
-                from: (from != NO_SEAT).then_some(from),
-                to: (to != NO_SEAT).then_some(to),
-            });
-        }
+        changes::set_owner(cx.state, cx.events, space, to);
     }
 }
 

@@ -7,6 +7,7 @@
 //! restored on failure.
 
 pub mod action;
+pub(crate) mod changes;
 mod decks;
 pub mod eval;
 pub mod events;

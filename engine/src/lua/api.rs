@@ -12,6 +12,7 @@ use mlua::{Lua, MultiValue, Table, Value as LuaValue};
 use super::{HookCell, describe_lua};
 use crate::defs::EventKind;
 use crate::diag::did_you_mean;
+use crate::game::changes;
 use crate::game::events::Event;
 use crate::game::state::{NO_SEAT, NO_SPACE, ScriptValue, SeatStatus};
 
@@ -279,12 +280,8 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
         let value = int_arg(&arg(&a, 2), "set_counter")?;
         let counter =
             lookup(c.rules.space_counters.iter().map(|x| x.id.clone()), &name, "space counter", "set_counter")? as u16;
-        let from = c.state.counter(space, counter);
-        let to = c.rules.space_counters[counter as usize].clamp(value);
-        *c.state.counter_mut(space, counter) = to;
-        if from != to {
-            c.events.push_with(|| Event::CounterChanged { space, counter, from, to });
-        }
+        let rules = c.rules.clone();
+        changes::set_counter(&rules, &mut c.state, &mut c.events, space, counter, value);
         Ok(MultiValue::new())
     }));
     api!("set_owner", |_lua, a| with(_lua, |c| {
@@ -294,15 +291,7 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
             LuaValue::Nil => NO_SEAT,
             v => seat_arg(c, &v, "set_owner")?,
         };
-        let from = c.state.owners[space as usize];
-        if from != to {
-            c.state.set_owner(space, to);
-            c.events.push_with(|| Event::OwnerChanged {
-                space,
-                from: (from != NO_SEAT).then_some(from),
-                to: (to != NO_SEAT).then_some(to),
-            });
-        }
+        changes::set_owner(&mut c.state, &mut c.events, space, to);
         Ok(MultiValue::new())
     }));
     api!("set_resource", |_lua, a| with(_lua, |c| {
@@ -311,13 +300,8 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
         let name = name_arg(&arg(&a, 1), "set_resource")?;
         let value = int_arg(&arg(&a, 2), "set_resource")?;
         let resource = lookup(c.rules.resources.iter().map(|x| x.id.clone()), &name, "resource", "set_resource")?;
-        let from = c.state.seats[seat as usize].resources[resource];
-        let to = c.rules.resources[resource].clamp(value);
-        c.state.seats[seat as usize].resources[resource] = to;
-        if from != to {
-            let resource = resource as u16;
-            c.events.push_with(|| Event::ResourceChanged { seat, resource, from, to });
-        }
+        let rules = c.rules.clone();
+        changes::set_resource(&rules, &mut c.state, &mut c.events, seat, resource as u16, value);
         Ok(MultiValue::new())
     }));
     api!("set_var", |_lua, a| with(_lua, |c| {
@@ -325,13 +309,8 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
         let name = name_arg(&arg(&a, 0), "set_var")?;
         let value = int_arg(&arg(&a, 1), "set_var")?;
         let var = lookup(c.rules.vars.iter().map(|x| x.id.clone()), &name, "variable", "set_var")?;
-        let from = c.state.vars[var];
-        let to = c.rules.vars[var].clamp(value);
-        c.state.vars[var] = to;
-        if from != to {
-            let var = var as u16;
-            c.events.push_with(|| Event::VarChanged { var, from, to });
-        }
+        let rules = c.rules.clone();
+        changes::set_var(&rules, &mut c.state, &mut c.events, var as u16, value);
         Ok(MultiValue::new())
     }));
     api!("set_stat", |_lua, a| with(_lua, |c| {
@@ -340,13 +319,8 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
         let name = name_arg(&arg(&a, 1), "set_stat")?;
         let value = int_arg(&arg(&a, 2), "set_stat")?;
         let stat = lookup(c.rules.stats.iter().map(|x| x.id.clone()), &name, "stat", "set_stat")?;
-        let from = c.state.pieces[piece].stats[stat];
-        let to = c.rules.stats[stat].clamp(value);
-        c.state.pieces[piece].stats[stat] = to;
-        if from != to {
-            let (piece, stat) = (piece as u32, stat as u16);
-            c.events.push_with(|| Event::StatChanged { piece, stat, from, to });
-        }
+        let rules = c.rules.clone();
+        changes::set_stat(&rules, &mut c.state, &mut c.events, piece as u32, stat as u16, value);
         Ok(MultiValue::new())
     }));
     api!("move_piece", |_lua, a| with(_lua, |c| {
@@ -356,16 +330,7 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
             LuaValue::Nil => NO_SPACE,
             v => space_arg(c, &v, "move_piece")?,
         };
-        let from = c.state.pieces[piece].space;
-        c.state.pieces[piece].space = to;
-        if from != to {
-            let piece = piece as u32;
-            c.events.push_with(|| Event::PieceMoved {
-                piece,
-                from: (from != NO_SPACE).then_some(from),
-                to: (to != NO_SPACE).then_some(to),
-            });
-        }
+        changes::move_piece(&mut c.state, &mut c.events, piece as u32, to);
         Ok(MultiValue::new())
     }));
     api!("log", |_lua, a| with(_lua, |c| {

@@ -2,23 +2,7 @@
 -- territories; the higher sum conquers, a tie goes to the defender; the stack moves in and
 -- leaves one die behind). Battles use forced dice so every outcome is exact.
 
--- A fixed board from a list of ids and a list of links.
-local function board(ids, links)
-  local spaces = {}
-  for i, id in ipairs(ids) do spaces[i] = { id = id } end
-  return { kind = "graph", terrain = "land", spaces = spaces, links = links }
-end
-
--- Sets owner and dice of every space ({ a = {1, 3}, ... }; seat 0 = nobody), empties the
--- reserves and gives seat 1 its turn.
-local function arrange(g, layout, seats)
-  for space, v in pairs(layout) do
-    g:set_owner(space, v[1] ~= 0 and v[1] or nil)
-    g:set_counter(space, "dice", v[2])
-  end
-  for seat = 1, seats do g:set_resource(seat, "reserve", 0) end
-  g:set_turn(1)
-end
+local board, arrange, find = helpers.board, helpers.arrange, helpers.find
 
 -- a - b - c    a, c: seat 1; b: seat 2
 -- |       |
@@ -33,14 +17,6 @@ local function fresh(layout)
     a = { 1, 4 }, b = { 2, 2 }, c = { 1, 1 }, d = { 2, 3 }, e = { 1, 3 }, f = { 2, 2 }, g = { 1, 5 },
   }, 2)
   return g
-end
-
-local function find(list, pred)
-  local found = {}
-  for _, x in ipairs(list) do
-    if pred(x) then found[#found + 1] = x end
-  end
-  return found
 end
 
 local function attacks(g)

@@ -4,34 +4,7 @@
 -- proportion to each one's largest connected group. No such limit at a table of two, and no
 -- countdown while three or more still play.
 
-local function board(ids, links)
-  local spaces = {}
-  for i, id in ipairs(ids) do spaces[i] = { id = id } end
-  return { kind = "graph", terrain = "land", spaces = spaces, links = links }
-end
-
-local function line(ids)
-  local links = {}
-  for i = 2, #ids do links[#links + 1] = { ids[i - 1], ids[i] } end
-  return board(ids, links)
-end
-
-local function arrange(g, layout, seats)
-  for space, v in pairs(layout) do
-    g:set_owner(space, v[1] ~= 0 and v[1] or nil)
-    g:set_counter(space, "dice", v[2])
-  end
-  for seat = 1, seats do g:set_resource(seat, "reserve", 0) end
-  g:set_turn(1)
-end
-
-local function find(list, pred)
-  local found = {}
-  for _, x in ipairs(list) do
-    if pred(x) then found[#found + 1] = x end
-  end
-  return found
-end
+local line, arrange, find = helpers.line, helpers.arrange, helpers.find
 
 -- Passes until the game is over or `turn` is reached; fails if the game ends earlier.
 local function pass_until(g, turn)

@@ -2,28 +2,7 @@
 -- dice, takes no more turns, never attacks, gets no reinforcement, cannot come back, and
 -- defends by the same rules as everyone; the game goes on without it.
 
-local function board(ids, links)
-  local spaces = {}
-  for i, id in ipairs(ids) do spaces[i] = { id = id } end
-  return { kind = "graph", terrain = "land", spaces = spaces, links = links }
-end
-
-local function arrange(g, layout, seats)
-  for space, v in pairs(layout) do
-    g:set_owner(space, v[1] ~= 0 and v[1] or nil)
-    g:set_counter(space, "dice", v[2])
-  end
-  for seat = 1, seats do g:set_resource(seat, "reserve", 0) end
-  g:set_turn(1)
-end
-
-local function find(list, pred)
-  local found = {}
-  for _, x in ipairs(list) do
-    if pred(x) then found[#found + 1] = x end
-  end
-  return found
-end
+local board, arrange, find = helpers.board, helpers.arrange, helpers.find
 
 -- Territories and dice of one seat: label -> dice.
 local function holdings(g, seat)

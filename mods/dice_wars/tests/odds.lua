@@ -2,20 +2,7 @@
 -- beats the defender's (checked against sums worked out here), the preview shows it, and the
 -- greedy player only attacks at 50% or better, taking the best chance first.
 
-local function board(ids, links)
-  local spaces = {}
-  for i, id in ipairs(ids) do spaces[i] = { id = id } end
-  return { kind = "graph", terrain = "land", spaces = spaces, links = links }
-end
-
-local function arrange(g, layout, seats)
-  for space, v in pairs(layout) do
-    g:set_owner(space, v[1] ~= 0 and v[1] or nil)
-    g:set_counter(space, "dice", v[2])
-  end
-  for seat = 1, seats do g:set_resource(seat, "reserve", 0) end
-  g:set_turn(1)
-end
+local board, arrange = helpers.board, helpers.arrange
 
 -- How many ways n six-sided dice make each sum: ways[s] (integers, exact).
 local function ways(n)

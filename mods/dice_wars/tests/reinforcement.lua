@@ -2,35 +2,7 @@
 -- group, spread at random over the seat's own territories with room (at most 8 dice each);
 -- dice with no room wait in the reserve (at most 64), which joins the next reinforcement.
 
-local function board(ids, links)
-  local spaces = {}
-  for i, id in ipairs(ids) do spaces[i] = { id = id } end
-  return { kind = "graph", terrain = "land", spaces = spaces, links = links }
-end
-
--- A line through the ids in order.
-local function line(ids)
-  local links = {}
-  for i = 2, #ids do links[#links + 1] = { ids[i - 1], ids[i] } end
-  return board(ids, links)
-end
-
-local function arrange(g, layout, seats)
-  for space, v in pairs(layout) do
-    g:set_owner(space, v[1] ~= 0 and v[1] or nil)
-    g:set_counter(space, "dice", v[2])
-  end
-  for seat = 1, seats do g:set_resource(seat, "reserve", 0) end
-  g:set_turn(1)
-end
-
-local function dice_of(g, seat)
-  local total = 0
-  for _, label in ipairs(g:labels()) do
-    if g:owner(label) == seat then total = total + g:counter(label, "dice") end
-  end
-  return total
-end
+local line, arrange, dice_of = helpers.line, helpers.arrange, helpers.dice_of
 
 -- Dice per space, as a table label -> dice.
 local function snapshot(g)

@@ -2,28 +2,7 @@
 -- one die, the turn order (seat 1 first), and elimination of a seat that loses its last
 -- territory (it is skipped from then on).
 
-local function board(ids, links)
-  local spaces = {}
-  for i, id in ipairs(ids) do spaces[i] = { id = id } end
-  return { kind = "graph", terrain = "land", spaces = spaces, links = links }
-end
-
-local function arrange(g, layout, seats)
-  for space, v in pairs(layout) do
-    g:set_owner(space, v[1] ~= 0 and v[1] or nil)
-    g:set_counter(space, "dice", v[2])
-  end
-  for seat = 1, seats do g:set_resource(seat, "reserve", 0) end
-  g:set_turn(1)
-end
-
-local function find(list, pred)
-  local found = {}
-  for _, x in ipairs(list) do
-    if pred(x) then found[#found + 1] = x end
-  end
-  return found
-end
+local board, arrange, find, dice_of = helpers.board, helpers.arrange, helpers.find, helpers.dice_of
 
 local function kinds(events, wanted)
   local out = {}
@@ -33,14 +12,6 @@ local function kinds(events, wanted)
     end
   end
   return out
-end
-
-local function dice_of(g, seat)
-  local total = 0
-  for _, label in ipairs(g:labels()) do
-    if g:owner(label) == seat then total = total + g:counter(label, "dice") end
-  end
-  return total
 end
 
 -- A ring of six: a b c d e f (f links back to a).

@@ -27,7 +27,7 @@ pub fn run(args: TestArgs) -> Result<ExitCode, String> {
     for folder in folders {
         let rules = super::load(&folder.to_string_lossy())?;
         let files = loader::mod_files(&folder).map_err(|d| d.to_string())?;
-        for result in scenario::run_mod_tests(&rules, &files.tests, args.filter.as_deref()) {
+        for result in scenario::run_mod_tests(&rules, &files.tests, &files.test_helpers, args.filter.as_deref()) {
             match &result.failure {
                 None => {
                     passed += 1;
