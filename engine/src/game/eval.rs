@@ -13,7 +13,7 @@ use crate::board::Scratch;
 use crate::expr::UnaryOp;
 use crate::rules::Ruleset;
 use crate::rules::ir::{
-    ArithOp, AssignMode, Block, CmpOp, DiceMode, Expr, Func, LoopKind, Place, Proc, Read, Stmt, Value,
+    ArithOp, AssignMode, Block, CmpOp, DiceMode, Expr, Func, Leaf, LoopKind, Place, Proc, Read, Stmt, Value,
 };
 
 /// What an expression can reach while it is evaluated.
@@ -71,6 +71,10 @@ pub(crate) fn eval<E: Env>(env: &mut E, expr: &Expr, frame: &[Value]) -> Result<
             Ok(Value::Bool(compare_ints(*op, owned, *value)))
         }
         Expr::SpaceCount => Ok(Value::Int(env.state().owners.len() as i64)),
+        Expr::LeafCmp(leaves, op) => {
+            let state = env.state();
+            Ok(Value::Bool(compare_ints(*op, leaf_int(state, frame, leaves.0), leaf_int(state, frame, leaves.1))))
+        }
         Expr::SlotCmp { a, b, op } => {
             let x = frame.get(*a as usize).copied().unwrap_or(Value::Nil);
             let y = frame.get(*b as usize).copied().unwrap_or(Value::Nil);
@@ -86,6 +90,24 @@ pub(crate) fn eval<E: Env>(env: &mut E, expr: &Expr, frame: &[Value]) -> Result<
             Ok(Value::Bool((owner == seat) == *equal))
         }
         _ => eval_compound(env, expr, frame),
+    }
+}
+
+/// A leaf's whole-number value (see [`Expr::LeafCmp`]).
+#[inline(always)]
+fn leaf_int(state: &GameState, frame: &[Value], leaf: Leaf) -> i64 {
+    match leaf {
+        Leaf::Const(n) => n,
+        Leaf::Slot(s) => frame.get(s as usize).copied().unwrap_or(Value::Nil).as_int(),
+        Leaf::SlotCounter { slot, counter } => match frame.get(slot as usize) {
+            Some(Value::Space(s)) if (*s as usize) < state.owners.len() => state.counter(*s, counter),
+            _ => 0,
+        },
+        Leaf::SlotOwned { slot } => match frame.get(slot as usize) {
+            Some(Value::Seat(seat)) => i64::from(state.owned_count(*seat)),
+            _ => 0,
+        },
+        Leaf::SpaceCount => state.owners.len() as i64,
     }
 }
 
@@ -151,6 +173,7 @@ fn eval_compound<E: Env>(env: &mut E, expr: &Expr, frame: &[Value]) -> Result<Va
         | Expr::OwnerIs { .. }
         | Expr::OwnedCmp { .. }
         | Expr::SlotCmp { .. }
+        | Expr::LeafCmp(..)
         | Expr::SpaceCount => eval(env, expr, frame)?,
     })
 }

@@ -9,13 +9,13 @@ use crate::defs::{EventKind, FirstSeat};
 use crate::rules::ir::Value;
 use crate::rules::{Formula, Program};
 
-/// Runs a program with `me` bound to a seat.
-fn run(cx: &mut WriteCx, program: &Program, me: u8, rule: &str) -> Result<(), RuleError> {
+/// Runs a program with `me` bound to a seat; `rule` names it in errors (built only then).
+fn run(cx: &mut WriteCx, program: &Program, me: u8, rule: impl Fn() -> String) -> Result<(), RuleError> {
     if program.block.is_empty() {
         return Ok(());
     }
     let mut frame = take_frame(cx, program.frame, me);
-    let result = eval::exec(cx, &program.block, &mut frame).map_err(|e| e.context(rule));
+    let result = eval::exec(cx, &program.block, &mut frame).map_err(|e| e.context(&rule()));
     cx.frames.push(frame);
     result
 }
@@ -64,7 +64,7 @@ fn fire(cx: &mut WriteCx, event: EventKind, seat: u8) -> Result<(), RuleError> {
 pub(crate) fn start_game(cx: &mut WriteCx) -> Result<(), RuleError> {
     cx.events.push_with(|| Event::GameStarted);
     super::decks::shuffle_new_decks(cx);
-    run(cx, &cx.rules.setup, 0, "setup.effect")?;
+    run(cx, &cx.rules.setup, 0, || "setup.effect".into())?;
     let first = match cx.rules.data.seats.first {
         FirstSeat::First => 0,
         FirstSeat::Random => cx.state.rng.below(cx.state.seats.len() as u32) as u8,
@@ -90,7 +90,7 @@ fn start_turn(cx: &mut WriteCx) -> Result<(), RuleError> {
     cx.state.turn.used.iter_mut().for_each(|u| *u = 0);
     let (turn, round) = (cx.state.turn.number, cx.state.turn.round);
     cx.events.push_with(|| Event::TurnStarted { seat, turn, round });
-    run(cx, &cx.rules.turn_start, seat, "turn.on_start")?;
+    run(cx, &cx.rules.turn_start, seat, || "turn.on_start".into())?;
     start_phase(cx)?;
     fire(cx, EventKind::TurnStart, seat)?;
     // The previous turn's end was just checked; unless something ran at this turn's start or
@@ -111,7 +111,7 @@ fn start_phase(cx: &mut WriteCx) -> Result<(), RuleError> {
     }
     let rules = cx.rules;
     let rule = &rules.phases[phase as usize];
-    run(cx, &rule.on_start, cx.state.turn.seat, &format!("turn.phases.{}.on_start", rule.id))
+    run(cx, &rule.on_start, cx.state.turn.seat, || format!("turn.phases.{}.on_start", rule.id))
 }
 
 /// Ends the current phase; the last phase ends the turn.
@@ -119,7 +119,7 @@ pub(crate) fn end_phase(cx: &mut WriteCx) -> Result<(), RuleError> {
     let rules = cx.rules;
     let phase = cx.state.turn.phase as usize;
     let rule = &rules.phases[phase];
-    run(cx, &rule.on_end, cx.state.turn.seat, &format!("turn.phases.{}.on_end", rule.id))?;
+    run(cx, &rule.on_end, cx.state.turn.seat, || format!("turn.phases.{}.on_end", rule.id))?;
     if cx.state.outcome.is_some() {
         return Ok(());
     }
@@ -137,7 +137,7 @@ pub(crate) fn end_turn(cx: &mut WriteCx) -> Result<(), RuleError> {
     let seat = cx.state.turn.seat;
     // A seat that dropped out during its own turn gets no end-of-turn effects.
     if cx.state.seats[seat as usize].status == SeatStatus::Active {
-        run(cx, &cx.rules.turn_end, seat, "turn.on_end")?;
+        run(cx, &cx.rules.turn_end, seat, || "turn.on_end".into())?;
         cx.events.push_with(|| Event::TurnEnded { seat });
         fire(cx, EventKind::TurnEnd, seat)?;
         check_end(cx)?;
@@ -173,7 +173,7 @@ pub(crate) fn end_turn(cx: &mut WriteCx) -> Result<(), RuleError> {
 /// one, the end of the game by score.
 fn end_match(cx: &mut WriteCx) -> Result<(), RuleError> {
     let number = cx.state.turn.match_number;
-    run(cx, &cx.rules.match_end, 0, "turn.on_match_end")?;
+    run(cx, &cx.rules.match_end, 0, || "turn.on_match_end".into())?;
     cx.events.push_with(|| Event::MatchEnded { number });
     fire(cx, EventKind::MatchEnd, 0)?;
     check_end(cx)?;

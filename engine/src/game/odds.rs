@@ -15,7 +15,7 @@ use super::state::GameState;
 use crate::board::Scratch;
 use crate::expr::UnaryOp;
 use crate::rules::Ruleset;
-use crate::rules::ir::{ArithOp, CmpOp, DiceMode, Expr, Func, Value};
+use crate::rules::ir::{ArithOp, CmpOp, DiceMode, Expr, Func, Leaf, Value};
 
 /// Largest number of outcomes enumerated for one figure; beyond it the odds are not computed.
 const MAX_OUTCOMES: usize = 1 << 20;
@@ -273,6 +273,11 @@ fn depends_only_on_slots(expr: &Expr, first: u16) -> bool {
             args.iter().all(|a| depends_only_on_slots(a, first))
         }
         Expr::SlotCmp { a, b, .. } => *a >= first && *b >= first,
+        Expr::LeafCmp(leaves, _) => [leaves.0, leaves.1].iter().all(|leaf| match leaf {
+            Leaf::Const(_) => true,
+            Leaf::Slot(s) => *s >= first,
+            _ => false,
+        }),
         _ => false,
     }
 }

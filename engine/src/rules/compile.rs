@@ -7,7 +7,8 @@ use std::collections::BTreeSet;
 use indexmap::IndexMap;
 
 use super::ir::{
-    ArithOp, AssignMode, Block, CmpOp, DiceMode, Expr, Func, IdKind, LoopKind, Place, Proc, Read, Stmt, Type, Value,
+    ArithOp, AssignMode, Block, CmpOp, DiceMode, Expr, Func, IdKind, Leaf, LoopKind, Place, Proc, Read, Stmt, Type,
+    Value,
 };
 use super::{
     ActionRule, CounterInfo, DeckInfo, EndRule, Formula, HookRef, HookSource, ParamRule, ParamSource, PhaseRule,
@@ -1307,7 +1308,13 @@ impl Compiler<'_> {
                 if let (Expr::Slot(x), Expr::Slot(y), Type::Int, Type::Int) = (&a, &b, ta, tb) {
                     return Some((Expr::SlotCmp { a: *x, b: *y, op: cmp }, Type::Bool));
                 }
-                Some((Expr::Compare(cmp, Box::new(a), Box::new(b)).specialise(), Type::Bool))
+                let specialised = Expr::Compare(cmp, Box::new(a), Box::new(b)).specialise();
+                if let (Expr::Compare(op, x, y), Type::Int, Type::Int) = (&specialised, ta, tb)
+                    && let (Some(x), Some(y)) = (Leaf::of(x), Leaf::of(y))
+                {
+                    return Some((Expr::LeafCmp(Box::new((x, y)), *op), Type::Bool));
+                }
+                Some((specialised, Type::Bool))
             }
         }
     }
@@ -1719,6 +1726,7 @@ fn contains_chance(expr: &Expr) -> bool {
         | Expr::SlotOwned { .. }
         | Expr::OwnedCmp { .. }
         | Expr::SlotCmp { .. }
+        | Expr::LeafCmp(..)
         | Expr::SpaceCount => false,
     }
 }

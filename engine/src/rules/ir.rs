@@ -231,6 +231,39 @@ pub enum Expr {
         b: u16,
         op: CmpOp,
     },
+    /// A comparison of two whole numbers that are both leaves (`owned(seat) == space_count()`).
+    LeafCmp(Box<(Leaf, Leaf)>, CmpOp),
+}
+
+/// A whole number read without recursion, for [`Expr::LeafCmp`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Leaf {
+    Const(i64),
+    Slot(u16),
+    SlotCounter { slot: u16, counter: u16 },
+    SlotOwned { slot: u16 },
+    SpaceCount,
+}
+
+impl Leaf {
+    /// The leaf form of an expression, when it has one.
+    pub fn of(expr: &Expr) -> Option<Leaf> {
+        Some(match expr {
+            Expr::Const(Value::Int(n)) => Leaf::Const(*n),
+            Expr::Slot(s) => Leaf::Slot(*s),
+            Expr::SlotCounter { slot, counter } => Leaf::SlotCounter { slot: *slot, counter: *counter },
+            Expr::SlotOwned { slot } => Leaf::SlotOwned { slot: *slot },
+            Expr::SpaceCount => Leaf::SpaceCount,
+            _ => return None,
+        })
+    }
+
+    fn slot(&self) -> Option<u16> {
+        match self {
+            Leaf::Slot(s) | Leaf::SlotCounter { slot: s, .. } | Leaf::SlotOwned { slot: s } => Some(*s),
+            Leaf::Const(_) | Leaf::SpaceCount => None,
+        }
+    }
 }
 
 /// A read of game state.
@@ -400,6 +433,7 @@ impl Expr {
             | Expr::SlotOwned { .. }
             | Expr::OwnedCmp { .. }
             | Expr::SlotCmp { .. }
+            | Expr::LeafCmp(..)
             | Expr::SpaceCount => false,
         }
     }
@@ -423,6 +457,7 @@ impl Expr {
             | Expr::SlotOwned { slot: s }
             | Expr::OwnedCmp { slot: s, .. } => *s == slot,
             Expr::SlotCmp { a, b, .. } => *a == slot || *b == slot,
+            Expr::LeafCmp(leaves, _) => leaves.0.slot() == Some(slot) || leaves.1.slot() == Some(slot),
             Expr::SpaceCount => false,
             Expr::OwnerIs { space, seat, .. } => *space == slot || *seat == slot,
         }
@@ -451,6 +486,7 @@ impl Expr {
             | Expr::SlotOwned { slot }
             | Expr::OwnedCmp { slot, .. } => *slot == 0,
             Expr::SlotCmp { a, b, .. } => *a == 0 || *b == 0,
+            Expr::LeafCmp(leaves, _) => leaves.0.slot() == Some(0) || leaves.1.slot() == Some(0),
             Expr::SpaceCount => false,
             Expr::OwnerIs { space, seat, .. } => *space == 0 || *seat == 0,
         }
