@@ -591,7 +591,7 @@ impl Compiler<'_> {
             self.problem(None, format!("expected a number, found {}", ty.describe()), None);
             return None;
         }
-        if contains_chance(&expr) && !has_success {
+        if expr.uses_chance() && !has_success {
             self.problem(None, "`chance` needs the action to have a `success` condition", None);
         }
         Some(expr)
@@ -1704,30 +1704,6 @@ fn is_safe(expr: &Expr, scope: &Scope) -> bool {
         Expr::Slot(slot) => scope.slots.get(*slot as usize).is_some_and(|s| s.safe),
         Expr::Read(Read::CurrentSeat) => true,
         _ => false,
-    }
-}
-
-fn contains_chance(expr: &Expr) -> bool {
-    match expr {
-        Expr::Chance => true,
-        Expr::Const(_) | Expr::Slot(_) => false,
-        Expr::Unary(_, e) | Expr::Expect(e) => contains_chance(e),
-        Expr::Arith(_, _, a, b) | Expr::Compare(_, a, b) | Expr::And(a, b) | Expr::Or(a, b) => {
-            contains_chance(a) || contains_chance(b)
-        }
-        Expr::If(a, b, c) => contains_chance(a) || contains_chance(b) || contains_chance(c),
-        Expr::Read(_) => false,
-        Expr::Call(_, args) => args.iter().any(contains_chance),
-        Expr::Dice { count, sides, .. } => contains_chance(count) || contains_chance(sides),
-        Expr::CounterCmp { .. }
-        | Expr::OwnerIs { .. }
-        | Expr::SlotCounter { .. }
-        | Expr::SlotOwner { .. }
-        | Expr::SlotOwned { .. }
-        | Expr::OwnedCmp { .. }
-        | Expr::SlotCmp { .. }
-        | Expr::LeafCmp(..)
-        | Expr::SpaceCount => false,
     }
 }
 

@@ -412,21 +412,33 @@ pub enum Proc {
 }
 
 impl Expr {
-    /// Whether this rolls dice (directly or inside).
-    pub fn rolls_dice(&self) -> bool {
+    /// The expressions directly inside this one.
+    fn for_each_child(&self, f: &mut impl FnMut(&Expr)) {
         match self {
-            Expr::Dice { .. } => true,
-            Expr::Const(_) | Expr::Slot(_) | Expr::Chance => false,
-            Expr::Unary(_, e) | Expr::Expect(e) => e.rolls_dice(),
+            Expr::Unary(_, e) | Expr::Expect(e) => f(e),
             Expr::Arith(_, _, a, b) | Expr::Compare(_, a, b) | Expr::And(a, b) | Expr::Or(a, b) => {
-                a.rolls_dice() || b.rolls_dice()
+                f(a);
+                f(b);
             }
-            Expr::If(a, b, c) => a.rolls_dice() || b.rolls_dice() || c.rolls_dice(),
-            Expr::Read(read) => read.inner().is_some_and(Expr::rolls_dice),
-            Expr::Call(func, args) => {
-                matches!(func, Func::Random | Func::Distribute(_)) || args.iter().any(Expr::rolls_dice)
+            Expr::If(a, b, c) => {
+                f(a);
+                f(b);
+                f(c);
             }
-            Expr::CounterCmp { .. }
+            Expr::Read(read) => {
+                if let Some(e) = read.inner() {
+                    f(e);
+                }
+            }
+            Expr::Call(_, args) => args.iter().for_each(f),
+            Expr::Dice { count, sides, .. } => {
+                f(count);
+                f(sides);
+            }
+            Expr::Const(_)
+            | Expr::Slot(_)
+            | Expr::Chance
+            | Expr::CounterCmp { .. }
             | Expr::OwnerIs { .. }
             | Expr::SlotCounter { .. }
             | Expr::SlotOwner { .. }
@@ -434,62 +446,65 @@ impl Expr {
             | Expr::OwnedCmp { .. }
             | Expr::SlotCmp { .. }
             | Expr::LeafCmp(..)
-            | Expr::SpaceCount => false,
+            | Expr::SpaceCount => {}
         }
+    }
+
+    /// Whether `pred` holds for this expression or any expression inside it. Every question
+    /// about an expression's contents is a predicate on single nodes passed here, so a new kind
+    /// of node is handled in one walker.
+    pub fn any_node(&self, pred: &impl Fn(&Expr) -> bool) -> bool {
+        if pred(self) {
+            return true;
+        }
+        let mut found = false;
+        self.for_each_child(&mut |child| found = found || child.any_node(pred));
+        found
+    }
+
+    /// The frame slots this node reads itself (not its children).
+    fn own_slots(&self) -> [Option<u16>; 2] {
+        match self {
+            Expr::Slot(s)
+            | Expr::CounterCmp { slot: s, .. }
+            | Expr::SlotCounter { slot: s, .. }
+            | Expr::SlotOwner { slot: s }
+            | Expr::SlotOwned { slot: s }
+            | Expr::OwnedCmp { slot: s, .. } => [Some(*s), None],
+            Expr::OwnerIs { space, seat, .. } => [Some(*space), Some(*seat)],
+            Expr::SlotCmp { a, b, .. } => [Some(*a), Some(*b)],
+            Expr::LeafCmp(leaves, _) => [leaves.0.slot(), leaves.1.slot()],
+            _ => [None, None],
+        }
+    }
+
+    /// Whether this rolls dice (directly or inside).
+    pub fn rolls_dice(&self) -> bool {
+        self.any_node(&|e| matches!(e, Expr::Dice { .. } | Expr::Call(Func::Random | Func::Distribute(_), _)))
     }
 
     /// Whether this reads the frame slot `slot`.
     pub fn uses_slot(&self, slot: u16) -> bool {
-        match self {
-            Expr::Slot(s) => *s == slot,
-            Expr::Const(_) | Expr::Chance => false,
-            Expr::Unary(_, e) | Expr::Expect(e) => e.uses_slot(slot),
-            Expr::Arith(_, _, a, b) | Expr::Compare(_, a, b) | Expr::And(a, b) | Expr::Or(a, b) => {
-                a.uses_slot(slot) || b.uses_slot(slot)
-            }
-            Expr::If(a, b, c) => a.uses_slot(slot) || b.uses_slot(slot) || c.uses_slot(slot),
-            Expr::Read(read) => read.inner().is_some_and(|e| e.uses_slot(slot)),
-            Expr::Call(_, args) => args.iter().any(|e| e.uses_slot(slot)),
-            Expr::Dice { count, sides, .. } => count.uses_slot(slot) || sides.uses_slot(slot),
-            Expr::CounterCmp { slot: s, .. }
-            | Expr::SlotCounter { slot: s, .. }
-            | Expr::SlotOwner { slot: s }
-            | Expr::SlotOwned { slot: s }
-            | Expr::OwnedCmp { slot: s, .. } => *s == slot,
-            Expr::SlotCmp { a, b, .. } => *a == slot || *b == slot,
-            Expr::LeafCmp(leaves, _) => leaves.0.slot() == Some(slot) || leaves.1.slot() == Some(slot),
-            Expr::SpaceCount => false,
-            Expr::OwnerIs { space, seat, .. } => *space == slot || *seat == slot,
-        }
+        self.any_node(&|e| e.own_slots().contains(&Some(slot)))
+    }
+
+    /// Whether this uses `chance`.
+    pub fn uses_chance(&self) -> bool {
+        self.any_node(&|e| matches!(e, Expr::Chance))
     }
 
     /// Whether this reads where the game is in its turn structure (turn, round, match, phase,
-    /// the seat to move or `me`) or calls Lua: then its value can change when a turn starts
-    /// even if nothing else did.
+    /// the seat to move or `me`, slot 0) or calls Lua: then its value can change when a turn
+    /// starts even if nothing else did.
     pub fn reads_turn_state(&self) -> bool {
-        match self {
-            Expr::Slot(0) | Expr::Chance => true,
-            Expr::Const(_) | Expr::Slot(_) => false,
-            Expr::Read(Read::Turn | Read::Round | Read::Match | Read::Phase | Read::CurrentSeat) => true,
-            Expr::Read(read) => read.inner().is_some_and(Expr::reads_turn_state),
-            Expr::Unary(_, e) | Expr::Expect(e) => e.reads_turn_state(),
-            Expr::Arith(_, _, a, b) | Expr::Compare(_, a, b) | Expr::And(a, b) | Expr::Or(a, b) => {
-                a.reads_turn_state() || b.reads_turn_state()
-            }
-            Expr::If(a, b, c) => a.reads_turn_state() || b.reads_turn_state() || c.reads_turn_state(),
-            Expr::Call(Func::Hook(_), _) => true,
-            Expr::Call(_, args) => args.iter().any(Expr::reads_turn_state),
-            Expr::Dice { count, sides, .. } => count.reads_turn_state() || sides.reads_turn_state(),
-            Expr::CounterCmp { slot, .. }
-            | Expr::SlotCounter { slot, .. }
-            | Expr::SlotOwner { slot }
-            | Expr::SlotOwned { slot }
-            | Expr::OwnedCmp { slot, .. } => *slot == 0,
-            Expr::SlotCmp { a, b, .. } => *a == 0 || *b == 0,
-            Expr::LeafCmp(leaves, _) => leaves.0.slot() == Some(0) || leaves.1.slot() == Some(0),
-            Expr::SpaceCount => false,
-            Expr::OwnerIs { space, seat, .. } => *space == 0 || *seat == 0,
-        }
+        self.any_node(&|e| {
+            matches!(
+                e,
+                Expr::Chance
+                    | Expr::Read(Read::Turn | Read::Round | Read::Match | Read::Phase | Read::CurrentSeat)
+                    | Expr::Call(Func::Hook(_), _)
+            ) || e.own_slots().contains(&Some(0))
+        })
     }
 
     /// Rewrites the general form of common shapes into specialised nodes that the evaluator
