@@ -30,6 +30,7 @@ impl<T: Copy> Best<T> {
     }
 
     /// Offers one candidate in listing order.
+    #[inline]
     fn offer(&mut self, rng: &mut GameRng, action: &Action, score: Option<(f64, Option<f64>)>, item: T) {
         let score = match action.kind {
             ActionKind::Leave => return,

@@ -3,7 +3,7 @@
 
 use super::eval::{self, ReadCx};
 use super::events::Event;
-use super::state::{Outcome, SeatStatus};
+use super::state::{GameState, Outcome, SeatStatus};
 use super::{RuleError, WriteCx};
 use crate::defs::{EventKind, FirstSeat};
 use crate::rules::ir::Value;
@@ -267,26 +267,15 @@ pub(crate) fn check_end(cx: &mut WriteCx) -> Result<(), RuleError> {
         return Ok(());
     }
     let rules = cx.rules;
-    if let Some(eliminate) = &rules.end.eliminate {
-        // Seats in order, exactly as if each were checked on its own: after an elimination
-        // (whose triggers may change the game) the scan goes on from the next seat.
-        let mut from = 0;
-        while let Some(seat) = first_seat_where(cx, eliminate, from, |s| s != SeatStatus::Eliminated)
-            .map_err(|e| e.context("end.eliminate"))?
-        {
-            seat_eliminated(cx, seat)?;
-            from = seat + 1;
+    let remembered = rules.end.reads_only_ownership;
+    let unchanged = if remembered { cx.quiet_end.unchanged_seats(cx.state) } else { 0 };
+    if unchanged != QuietEnd::all_seats(cx.state) {
+        check_seat_formulas(cx, unchanged)?;
+        if remembered && cx.state.outcome.is_none() {
+            cx.quiet_end.remember(cx.state);
         }
     }
     if cx.state.outcome.is_some() {
-        return Ok(());
-    }
-    if let Some(win) = &rules.end.win
-        && let Some(seat) =
-            first_seat_where(cx, win, 0, |s| s == SeatStatus::Active).map_err(|e| e.context("end.win"))?
-    {
-        let seats = cx.state.side_of(seat);
-        finish(cx, Outcome::Win { seats });
         return Ok(());
     }
     // Runs after every action: count without allocating.
@@ -305,12 +294,95 @@ pub(crate) fn check_end(cx: &mut WriteCx) -> Result<(), RuleError> {
     Ok(())
 }
 
-/// The first seat from `from` on whose status passes `eligible` and for which `formula` holds;
-/// one evaluation context for the whole scan, as this runs after every action.
+/// The numbers `end.eliminate` and `end.win` read when they read nothing else
+/// ([`crate::rules::EndRule::reads_only_ownership`]), as they were at the last check where
+/// neither held for any seat: for a seat whose count is the same (all else being the same),
+/// neither can hold now, and an action usually changes the counts of two seats at most.
+#[derive(Debug, Default)]
+pub(crate) struct QuietEnd {
+    known: bool,
+    spaces: usize,
+    owned: Vec<u32>,
+    statuses: Vec<SeatStatus>,
+}
+
+impl QuietEnd {
+    /// A bit per seat (seats 0..64) whose formulas need no new check; 0 when the statuses or
+    /// the board changed.
+    fn unchanged_seats(&self, state: &GameState) -> u64 {
+        let same = self.known
+            && state.seats.len() <= 64
+            && self.spaces == state.owners.len()
+            && self.owned.len() == state.owned.len()
+            && self.statuses.len() == state.seats.len()
+            && self.statuses.iter().zip(&state.seats).all(|(s, seat)| *s == seat.status);
+        if !same {
+            return 0;
+        }
+        let mut mask = 0;
+        for (seat, (old, new)) in self.owned.iter().zip(&state.owned).enumerate() {
+            if old == new {
+                mask |= 1 << seat;
+            }
+        }
+        mask
+    }
+
+    /// The mask of [`QuietEnd::unchanged_seats`] when every seat is unchanged.
+    fn all_seats(state: &GameState) -> u64 {
+        match state.seats.len() {
+            0 => 0,
+            n if n >= 64 => u64::MAX,
+            n => (1 << n) - 1,
+        }
+    }
+
+    fn remember(&mut self, state: &GameState) {
+        self.known = true;
+        self.spaces = state.owners.len();
+        self.owned.clone_from(&state.owned);
+        self.statuses.clear();
+        self.statuses.extend(state.seats.iter().map(|s| s.status));
+    }
+}
+
+/// Eliminates every seat `end.eliminate` holds for, then ends the game if `end.win` holds for
+/// a seat. Seats with a bit in `unchanged` are known not to need either.
+fn check_seat_formulas(cx: &mut WriteCx, mut unchanged: u64) -> Result<(), RuleError> {
+    let rules = cx.rules;
+    if let Some(eliminate) = &rules.end.eliminate {
+        // Seats in order, exactly as if each were checked on its own: after an elimination
+        // (whose triggers may change the game) the scan goes on from the next seat.
+        let mut from = 0;
+        while let Some(seat) = first_seat_where(cx, eliminate, from, unchanged, |s| s != SeatStatus::Eliminated)
+            .map_err(|e| e.context("end.eliminate"))?
+        {
+            seat_eliminated(cx, seat)?;
+            unchanged = 0;
+            from = seat + 1;
+        }
+    }
+    if cx.state.outcome.is_some() {
+        return Ok(());
+    }
+    if let Some(win) = &rules.end.win
+        && let Some(seat) =
+            first_seat_where(cx, win, 0, unchanged, |s| s == SeatStatus::Active).map_err(|e| e.context("end.win"))?
+    {
+        let seats = cx.state.side_of(seat);
+        finish(cx, Outcome::Win { seats });
+    }
+    Ok(())
+}
+
+/// The first seat from `from` on, not in the `skip` mask, whose status passes `eligible` and for
+/// which `formula` holds; one evaluation context for the whole scan, as this runs after every
+/// action.
 fn first_seat_where(
     cx: &mut WriteCx,
     formula: &Formula,
     from: u8,
+    skip: u64,
     eligible: impl Fn(SeatStatus) -> bool,
 ) -> Result<Option<u8>, RuleError> {
     let mut frame = [Value::Nil; 8];
@@ -318,7 +390,7 @@ fn first_seat_where(
     let size = (formula.frame as usize).clamp(2, 8);
     let mut read = ReadCx { rules: cx.rules, state: cx.state, scratch: cx.scratch, odds: None };
     for seat in from..read.state.seats.len() as u8 {
-        if !eligible(read.state.seats[seat as usize].status) {
+        if (seat < 64 && skip & (1 << seat) != 0) || !eligible(read.state.seats[seat as usize].status) {
             continue;
         }
         frame[1] = Value::Seat(seat);

@@ -100,7 +100,11 @@ pub(crate) fn list<S: Sink>(
         frame.resize(rule.frame.max(1) as usize, Value::Nil);
         frame[0] = Value::Seat(seat);
         let mut counting = Counting { sink: &mut *sink, any: false };
-        let stop = enumerate(&mut cx, rule, index, 0, frame, &mut counting);
+        let stop = if rule.is_owned_then_neighbor() {
+            enumerate_owned_then_neighbor(state, rule, index, seat, &mut counting)
+        } else {
+            enumerate(&mut cx, rule, index, 0, frame, &mut counting)
+        };
         found |= counting.any;
         if stop {
             break;
@@ -244,6 +248,72 @@ fn enumerate<S: Sink>(
     false
 }
 
+/// Lists an action of the shape [`ActionRule::is_owned_then_neighbor`]: the same actions in the
+/// same order as [`enumerate`], without frames or recursion, since every filter is a fast one.
+fn enumerate_owned_then_neighbor<S: Sink>(
+    state: &GameState,
+    rule: &ActionRule,
+    index: u16,
+    seat: u8,
+    out: &mut S,
+) -> bool {
+    let (from_param, to_param) = (&rule.params[0], &rule.params[1]);
+    // The neighbour's owner filter compares with slot 0, `me`.
+    let owner_is = |space: u32, equal: bool| {
+        let owner = state.owners[space as usize];
+        (owner == seat && owner != NO_SEAT) == equal
+    };
+    // The commonest pair of filters gets a loop of its own with both tests known at compile
+    // time; any other pair goes through `rejected_space`.
+    match (from_param.fast, to_param.fast) {
+        (FastFilter::Counter { counter, op, value }, FastFilter::Owner { equal, .. }) => owned_neighbor_pairs(
+            state,
+            index,
+            seat,
+            out,
+            |from| eval::compare_ints(op, state.counter(from, counter), value),
+            |to| owner_is(to, equal),
+        ),
+        _ => owned_neighbor_pairs(
+            state,
+            index,
+            seat,
+            out,
+            |from| !rejected_space(from_param, None, state, from),
+            |to| !rejected_space(to_param, Some(seat), state, to),
+        ),
+    }
+}
+
+/// The loop of [`enumerate_owned_then_neighbor`] for given tests of the two spaces.
+#[inline(always)]
+fn owned_neighbor_pairs<S: Sink>(
+    state: &GameState,
+    index: u16,
+    seat: u8,
+    out: &mut S,
+    from_passes: impl Fn(u32) -> bool,
+    to_passes: impl Fn(u32) -> bool,
+) -> bool {
+    for (from, &owner) in state.owners.iter().enumerate() {
+        if owner != seat || !from_passes(from as u32) {
+            continue;
+        }
+        for &(to, _) in state.board.neighbors(from as u32) {
+            if !to_passes(to) {
+                continue;
+            }
+            let mut args = [0i64; MAX_PARAMS];
+            args[0] = from as i64;
+            args[1] = i64::from(to);
+            if out.take(Action { kind: ActionKind::Rule(index), args }) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// Whether a fast filter rejects a space candidate, checked before anything else is done for
 /// it: most candidates end here.
 #[inline(always)]
@@ -304,23 +374,24 @@ fn slot_or_eval(cx: &mut ReadCx, expr: &Expr, frame: &[Value]) -> Value {
 
 /// Checks that `seat` may take `action` now, without changing anything.
 pub(crate) fn check(engine: &mut Engine, state: &GameState, seat: u8, action: &Action) -> Result<(), ActionError> {
-    let rules = engine.rules.clone();
     if state.seats.get(seat as usize).is_none_or(|s| s.status != SeatStatus::Active) {
         return Err(ActionError::NotYourTurn(seat.wrapping_add(1)));
     }
     match action.kind {
         ActionKind::Leave => {
-            if rules.data.seats.allow_leaving {
+            if engine.rules.data.seats.allow_leaving {
                 Ok(())
             } else {
                 Err(ActionError::LeavingNotAllowed)
             }
         }
         ActionKind::Pass => {
-            let phase = &rules.phases[state.turn.phase as usize];
-            if phase.may_pass || !engine.can_act(state) { Ok(()) } else { Err(ActionError::MustAct) }
+            let may_pass = engine.rules.phases[state.turn.phase as usize].may_pass;
+            if may_pass || !engine.can_act(state) { Ok(()) } else { Err(ActionError::MustAct) }
         }
         ActionKind::Rule(index) => {
+            // Borrowed field by field (no clone of the shared ruleset on this hot path).
+            let rules: &Ruleset = &engine.rules;
             let Some(rule) = rules.actions.get(index as usize) else {
                 return Err(ActionError::Illegal { action: format!("#{index}"), reason: "no such action".into() });
             };
@@ -332,18 +403,36 @@ pub(crate) fn check(engine: &mut Engine, state: &GameState, seat: u8, action: &A
             if state.turn.used[index as usize] >= limit {
                 return Err(ActionError::BudgetSpent { action: rule.id.clone(), limit });
             }
+            if rule.is_owned_then_neighbor() && owned_then_neighbor_holds(state, rule, seat, action) {
+                return Ok(());
+            }
             let mut frame = std::mem::take(&mut engine.frame);
             frame.clear();
             frame.resize(rule.frame.max(1) as usize, Value::Nil);
             frame[0] = Value::Seat(seat);
             let result = {
-                let mut cx = ReadCx { rules: &rules, state, scratch: &mut engine.scratch, odds: None };
+                let mut cx = ReadCx { rules, state, scratch: &mut engine.scratch, odds: None };
                 check_params(&mut cx, rule, action, &mut frame)
             };
             engine.frame = frame;
             result.map_err(|reason| ActionError::Illegal { action: rule.id.clone(), reason })
         }
     }
+}
+
+/// The check of an action of the shape [`ActionRule::is_owned_then_neighbor`] done the way the
+/// listing does it; when it fails, [`check_params`] finds out why.
+fn owned_then_neighbor_holds(state: &GameState, rule: &ActionRule, seat: u8, action: &Action) -> bool {
+    let spaces = 0..state.owners.len() as i64;
+    let (from, to) = (action.args[0], action.args[1]);
+    if !spaces.contains(&from) || !spaces.contains(&to) {
+        return false;
+    }
+    let (from, to) = (from as u32, to as u32);
+    state.owners[from as usize] == seat
+        && !rejected_space(&rule.params[0], None, state, from)
+        && state.board.edge_between(from, to).is_some()
+        && !rejected_space(&rule.params[1], Some(seat), state, to)
 }
 
 fn check_params(cx: &mut ReadCx, rule: &ActionRule, action: &Action, frame: &mut [Value]) -> Result<(), String> {

@@ -136,6 +136,7 @@ pub(crate) struct WriteCx<'a> {
     pub frames: Vec<Vec<Value>>,
     pub roll_name: Option<String>,
     pub flow: Flow,
+    pub quiet_end: &'a mut flow::QuietEnd,
 }
 
 /// Runs games of one ruleset on one thread. Holds the Lua state of the mod's hooks (created
@@ -154,6 +155,7 @@ pub struct Engine {
     score_scratch: Scratch,
     /// Whether turn changes, triggers or end checks can fail (then every action is snapshotted).
     flow_fallible: bool,
+    quiet_end: flow::QuietEnd,
 }
 
 impl Engine {
@@ -177,6 +179,7 @@ impl Engine {
             score_frame: Vec::new(),
             score_scratch: Scratch::default(),
             flow_fallible,
+            quiet_end: flow::QuietEnd::default(),
         })
     }
 
@@ -299,11 +302,7 @@ impl Engine {
         let mut sink =
             ScoringSink { rules, state, odds, frame: score_frame, scratch: score_scratch, visit: &mut visit };
         let found = legal::list(rules, state, scratch, frame, &mut sink);
-        let mut rest = Vec::new();
-        legal::list_pass_and_leave(rules, state, found, &mut rest);
-        for action in rest {
-            visit(action, None);
-        }
+        legal::list_pass_and_leave(rules, state, found, &mut Unscored(&mut visit));
     }
 
     /// Applies an action of the seat to move. On error nothing has changed.
@@ -358,7 +357,6 @@ impl Engine {
         action: &Action,
         events: &mut Events,
     ) -> Result<(), RuleError> {
-        let rules = self.rules.clone();
         events.push_with(|| Event::Acted { seat, action: *action });
         match action.kind {
             ActionKind::Pass => self.with_cx(state, events, |cx| flow::end_phase(cx)),
@@ -371,15 +369,15 @@ impl Engine {
                 Ok(())
             }),
             ActionKind::Rule(index) => {
-                let rule = &rules.actions[index as usize];
                 let mut frame = std::mem::take(&mut self.frame);
-                frame.clear();
-                frame.resize(rule.frame.max(1) as usize, Value::Nil);
-                frame[0] = Value::Seat(seat);
-                for (i, param) in rule.params.iter().enumerate() {
-                    frame[1 + i] = legal::arg_value(param.kind, action.args[i]);
-                }
                 let result = self.with_cx(state, events, |cx| {
+                    let rule = &cx.rules.actions[index as usize];
+                    frame.clear();
+                    frame.resize(rule.frame.max(1) as usize, Value::Nil);
+                    frame[0] = Value::Seat(seat);
+                    for (i, param) in rule.params.iter().enumerate() {
+                        frame[1 + i] = legal::arg_value(param.kind, action.args[i]);
+                    }
                     cx.state.turn.used[index as usize] += 1;
                     for (i, (name, expr)) in rule.rolls.iter().enumerate() {
                         cx.roll_name = if cx.events.enabled() { Some(name.clone()) } else { None };
@@ -436,9 +434,10 @@ impl Engine {
         events: &mut Events,
         f: impl FnOnce(&mut WriteCx) -> Result<T, RuleError>,
     ) -> Result<T, RuleError> {
-        let rules = self.rules.clone();
+        // Borrowed field by field: cloning the shared ruleset here would cost two atomic
+        // operations on every action.
         let mut cx = WriteCx {
-            rules: &rules,
+            rules: &self.rules,
             state,
             events,
             hooks: self.hooks.as_mut(),
@@ -448,6 +447,7 @@ impl Engine {
             frames: std::mem::take(&mut self.frame_pool),
             roll_name: None,
             flow: Flow::default(),
+            quiet_end: &mut self.quiet_end,
         };
         let result = f(&mut cx);
         self.faces = std::mem::take(&mut cx.faces);
@@ -517,7 +517,7 @@ impl Engine {
 }
 
 /// An action's `ai.score` and `ai.min`.
-#[inline]
+#[inline(always)]
 fn score_action(
     rules: &Ruleset,
     state: &GameState,
@@ -534,11 +534,37 @@ fn score_action(
     {
         return Some((p, rule.ai_min));
     }
+    score_action_by_eval(rules, state, odds, frame, scratch, index, action)
+}
+
+/// [`score_action`] through the evaluator: out of line, so the table lookup above stays small
+/// enough to inline into the listing loop.
+#[inline(never)]
+fn score_action_by_eval(
+    rules: &Ruleset,
+    state: &GameState,
+    odds: &mut odds::OddsCache,
+    frame: &mut Vec<Value>,
+    scratch: &mut Scratch,
+    index: u16,
+    action: &Action,
+) -> Option<(f64, Option<f64>)> {
+    let rule = &rules.actions[index as usize];
     let score = rule.ai_score.as_ref()?;
     legal::fill_frame(frame, rule, state.turn.seat, action);
     let mut odds = odds::OddsCx { cache: odds, action: index };
     let mut cx = eval::ReadCx { rules, state, scratch, odds: Some(&mut odds) };
     eval::eval(&mut cx, score, frame).ok().map(|v| (v.as_num(), rule.ai_min))
+}
+
+/// Hands passing and leaving, which have no score, to a visitor.
+struct Unscored<'a, F: FnMut(Action, Option<(f64, Option<f64>)>)>(&'a mut F);
+
+impl<F: FnMut(Action, Option<(f64, Option<f64>)>)> legal::Sink for Unscored<'_, F> {
+    fn take(&mut self, action: Action) -> bool {
+        (self.0)(action, None);
+        false
+    }
 }
 
 /// Scores each listed action and hands both to a visitor.

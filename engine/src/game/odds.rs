@@ -302,7 +302,18 @@ impl OddsCache {
     #[inline]
     pub fn known_contest_chance(&self, state: &GameState, action: u16, args: &[i64]) -> Option<f64> {
         let Some(ContestSlot::Yes(contest)) = self.contests.get(action as usize) else { return None };
-        let (a, b) = (contest.sources[0].read(state, args)?, contest.sources[1].read(state, args)?);
+        let (a, b) = match contest.sources {
+            // Both counts are counters of argument spaces (`from.dice` against `to.dice`).
+            [CountSource::ArgCounter { arg: x, counter: cx }, CountSource::ArgCounter { arg: y, counter: cy }] => {
+                let spaces = 0..state.owners.len() as i64;
+                let (sx, sy) = (*args.get(x)?, *args.get(y)?);
+                if !spaces.contains(&sx) || !spaces.contains(&sy) {
+                    return None;
+                }
+                (state.counter(sx as u32, cx), state.counter(sy as u32, cy))
+            }
+            [first, second] => (first.read(state, args)?, second.read(state, args)?),
+        };
         if !(0..CONTEST_SIZE as i64).contains(&a) || !(0..CONTEST_SIZE as i64).contains(&b) {
             return None;
         }

@@ -743,8 +743,12 @@ impl Compiler<'_> {
             self.key("turn_limit", |c| c.problem(None, "the turn limit must be at least 1", None));
         }
         let reads_turn_state = [&eliminate, &win].iter().any(|f| f.as_ref().is_some_and(|f| f.expr.reads_turn_state()));
+        // Slot 1 is the seat the formula is asked about.
+        let reads_only_ownership =
+            [&eliminate, &win].iter().all(|f| f.as_ref().is_none_or(|f| f.expr.reads_only_ownership(1)));
         EndRule {
             reads_turn_state,
+            reads_only_ownership,
             eliminate,
             win,
             last_seat_wins: def.last_seat_wins,

@@ -488,6 +488,41 @@ impl Expr {
         self.any_node(&|e| e.own_slots().contains(&Some(slot)))
     }
 
+    /// Whether this depends on nothing but the seat in frame slot `seat_slot`, how many spaces
+    /// each seat owns, the seats' statuses and the board's size: then it gives the same answer
+    /// whenever those are the same, which lets the end check after an action be skipped.
+    pub fn reads_only_ownership(&self, seat_slot: u16) -> bool {
+        let leaf_ok = |leaf: &Leaf| match leaf {
+            Leaf::Const(_) | Leaf::SpaceCount => true,
+            Leaf::Slot(s) | Leaf::SlotOwned { slot: s } => *s == seat_slot,
+            Leaf::SlotCounter { .. } => false,
+        };
+        !self.any_node(&|e| !match e {
+            Expr::Const(_)
+            | Expr::Unary(..)
+            | Expr::Arith(..)
+            | Expr::Compare(..)
+            | Expr::And(..)
+            | Expr::Or(..)
+            | Expr::If(..)
+            | Expr::SpaceCount => true,
+            Expr::Slot(s) | Expr::SlotOwned { slot: s } | Expr::OwnedCmp { slot: s, .. } => *s == seat_slot,
+            Expr::LeafCmp(leaves, _) => leaf_ok(&leaves.0) && leaf_ok(&leaves.1),
+            Expr::Call(func, _) => matches!(
+                func,
+                Func::Min
+                    | Func::Max
+                    | Func::Abs
+                    | Func::Clamp
+                    | Func::Owned
+                    | Func::SpaceCount
+                    | Func::SeatCount
+                    | Func::ActiveSeats
+            ),
+            _ => false,
+        })
+    }
+
     /// Whether this uses `chance`.
     pub fn uses_chance(&self) -> bool {
         self.any_node(&|e| matches!(e, Expr::Chance))

@@ -169,6 +169,21 @@ impl ActionRule {
     pub fn roll_slot(&self, index: usize) -> u16 {
         (1 + self.params.len() + index) as u16
     }
+
+    /// Whether the action is "one of my spaces, then one of its neighbours", both filtered by
+    /// fast filters and with no `when`: the shape of most moves and attacks, which the listing
+    /// walks in one tight loop instead of the general recursion.
+    pub fn is_owned_then_neighbor(&self) -> bool {
+        let [from, to] = self.params.as_slice() else { return false };
+        let fast = |p: &ParamRule| !matches!(p.fast, FastFilter::General) && p.kind == ParamKind::Space;
+        self.when.is_none()
+            && fast(from)
+            && fast(to)
+            && matches!(from.source, ParamSource::SpacesOwnedBy(Expr::Slot(0)))
+            && matches!(to.source, ParamSource::AdjacentTo(Expr::Slot(1)))
+            && !matches!(from.fast, FastFilter::Owner { .. })
+            && matches!(to.fast, FastFilter::Pass | FastFilter::Counter { .. } | FastFilter::Owner { seat: 0, .. })
+    }
 }
 
 /// A compiled phase.
@@ -206,6 +221,10 @@ pub struct EndRule {
     /// the seat to move, or Lua); otherwise the end check at the start of a turn is skipped
     /// when the turn start changed nothing.
     pub reads_turn_state: bool,
+    /// Whether `eliminate` and `win` read only how many spaces each seat owns (and the seats'
+    /// statuses and the board's size): then the engine remembers when they last held for no
+    /// seat and skips checking them again while those numbers stay the same.
+    pub reads_only_ownership: bool,
 }
 
 /// A `hook("name")` reference in the data, with its location.
