@@ -86,3 +86,31 @@ fn simulation_results_do_not_depend_on_threads() {
     let total: f64 = one.per_seat.iter().map(|s| s.wins.rate).sum::<f64>() + one.draws.rate;
     assert!((total - 1.0).abs() < 1e-12, "win rates and draws sum to 1: {total}");
 }
+
+#[test]
+fn every_level_plays_reproducibly_and_legally() {
+    // Each level against the medium one, twice with the same seeds: the same games; every action
+    // a level takes is one the engine lists (the engine refuses anything else, which `play_one`
+    // reports as an error).
+    let rules = load("dice_wars");
+    for level in ["easy", "medium", "hard"] {
+        let config = SimConfig {
+            games: 2,
+            seed: 5,
+            seats: 2,
+            levels: vec![level.into(), "medium".into()],
+            rotate: true,
+            threads: 1,
+        };
+        let run = || {
+            let mut engine = Engine::new(rules.clone()).unwrap();
+            (0..config.games)
+                .map(|i| {
+                    let game = sim::play_one(&mut engine, &config, i).expect("the game plays to its end");
+                    (format!("{:?}", game.outcome), game.turns)
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(run(), run(), "level {level}");
+    }
+}

@@ -4,9 +4,11 @@
 
 mod greedy;
 mod random;
+mod search;
 
 pub use greedy::GreedyPlayer;
 pub use random::RandomPlayer;
+pub use search::{SearchBudget, SearchPlayer};
 
 use crate::game::{Action, Engine, GameState};
 use crate::rng::GameRng;
@@ -27,17 +29,29 @@ pub trait Player {
     }
 }
 
-/// The computer-player levels every mod gets.
+/// The computer-player levels every mod gets: the three difficulties, then the same players
+/// under the names of what they do.
 pub const LEVELS: &[(&str, &str)] = &[
+    ("easy", "picks any legal action, uniformly (the `random` player)"),
+    (
+        "medium",
+        "takes the action with the best `ai.score`, passing when none reaches its `ai.min` (the `greedy` player)",
+    ),
+    (
+        "hard",
+        "plays its best-scored actions and passing forward with sampled dice, a round ahead, and takes the one that ends best (the `search` player)",
+    ),
     ("random", "picks any legal action, uniformly"),
     ("greedy", "takes the action with the best `ai.score`, passing when none reaches its `ai.min`"),
+    ("search", "looks ahead by sampling, as `hard`"),
 ];
 
 /// A player of the named level with its own random stream.
 pub fn player(level: &str, seed: u64) -> Result<Box<dyn Player>, String> {
     match level {
-        "random" => Ok(Box::new(RandomPlayer::new(GameRng::from_seed(seed)))),
-        "greedy" => Ok(Box::new(GreedyPlayer::new(GameRng::from_seed(seed)))),
+        "easy" | "random" => Ok(Box::new(RandomPlayer::new(GameRng::from_seed(seed)))),
+        "medium" | "greedy" => Ok(Box::new(GreedyPlayer::new(GameRng::from_seed(seed)))),
+        "hard" | "search" => Ok(Box::new(SearchPlayer::new(GameRng::from_seed(seed), SearchBudget::default()))),
         other => {
             let names: Vec<&str> = LEVELS.iter().map(|(n, _)| *n).collect();
             let hint = crate::diag::did_you_mean(other, names.iter().copied())

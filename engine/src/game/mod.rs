@@ -486,6 +486,22 @@ impl Engine {
         score_action(&self.rules, state, &mut self.odds, &mut self.score_frame, &mut self.score_scratch, action)
     }
 
+    /// How well `seat` stands, for computer players that look ahead: the mod's `end.score`,
+    /// else its `end.draw_shares` (how a drawn game would be split), else the number of spaces
+    /// the seat owns. A formula that fails counts as 0.
+    pub fn standing(&mut self, state: &GameState, seat: u8) -> f64 {
+        let end = &self.rules.end;
+        let Some(formula) = end.score.as_ref().or(end.draw_shares.as_ref()) else {
+            return f64::from(state.owned_count(seat));
+        };
+        let mut frame = [Value::Nil; 8];
+        frame[0] = Value::Seat(state.turn.seat);
+        frame[1] = Value::Seat(seat);
+        let frame = &frame[..(formula.frame as usize).clamp(2, 8)];
+        let mut cx = eval::ReadCx { rules: &self.rules, state, scratch: &mut self.score_scratch, odds: None };
+        eval::eval(&mut cx, &formula.expr, frame).map_or(0.0, Value::as_num)
+    }
+
     /// The computer-player scores of many actions at once: `out[i]` is `ai_score(state, legal[i])`.
     pub fn ai_scores(&mut self, state: &GameState, legal: &[Action], out: &mut Vec<Option<(f64, Option<f64>)>>) {
         out.clear();

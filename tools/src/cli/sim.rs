@@ -21,7 +21,8 @@ pub struct SimArgs {
     /// Seats per game (the mod's default when absent).
     #[arg(long)]
     players: Option<usize>,
-    /// Computer level per seat, repeatable (`--ai greedy --ai random`); cycled over the seats.
+    /// Computer level per seat, repeatable (`--ai hard --ai medium`): easy, medium or hard (also
+    /// named random, greedy, search); cycled over the seats.
     #[arg(long = "ai", default_value = "greedy")]
     levels: Vec<String>,
     /// Rotate the levels one seat further each game, so each plays every seat equally often.

@@ -1,0 +1,148 @@
+//! The search player ("hard"): looks ahead by sampling. For each of its most promising actions
+//! (ranked by the mod's `ai.score`, as the greedy player ranks them) and for passing, it plays
+//! the game on several times with dice it samples itself — never the game's own coming rolls —
+//! and the greedy player at every seat, up to a round after its own turn, and takes the action
+//! whose games end best for it on average: won, lost, the share of a draw, or its share of the
+//! mod's standing (`end.score`, `end.draw_shares` or spaces owned) when the look-ahead stops.
+//!
+//! Its effort is counted in rollouts, not seconds, so a simulation stays reproducible.
+
+use super::{GreedyPlayer, Player};
+use crate::game::{Action, ActionKind, Engine, Events, GameState, Outcome, SeatStatus};
+use crate::rng::GameRng;
+
+/// How much the search player looks ahead.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchBudget {
+    /// The best-ranked actions tried (passing is always tried too).
+    pub width: usize,
+    /// Sampled continuations per action.
+    pub rollouts: u32,
+    /// Actions a continuation may take at most before it is judged.
+    pub max_actions: u32,
+}
+
+impl Default for SearchBudget {
+    fn default() -> Self {
+        Self { width: 6, rollouts: 12, max_actions: 400 }
+    }
+}
+
+pub struct SearchPlayer {
+    rng: GameRng,
+    budget: SearchBudget,
+    /// The players of the continuations, one per seat, kept between decisions.
+    rollout_players: Vec<GreedyPlayer>,
+    seeds: Vec<u64>,
+}
+
+impl SearchPlayer {
+    pub fn new(rng: GameRng, budget: SearchBudget) -> Self {
+        Self { rng, budget, rollout_players: Vec::new(), seeds: Vec::new() }
+    }
+
+    /// The candidates: the `width` best-scored actions of the mod, in listing order among equal
+    /// scores, then passing when it is allowed.
+    fn candidates(&self, engine: &mut Engine, state: &GameState) -> Vec<Action> {
+        let mut ranked: Vec<(f64, Action)> = Vec::new();
+        let mut pass = None;
+        engine.for_each_scored(state, |action, score| match action.kind {
+            ActionKind::Leave => {}
+            ActionKind::Pass => pass = Some(action),
+            ActionKind::Rule(_) => ranked.push((score.map_or(0.0, |(s, _)| s), action)),
+        });
+        // Stable: equal scores keep the listing order.
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let mut out: Vec<Action> = ranked.into_iter().take(self.budget.width).map(|(_, a)| a).collect();
+        out.extend(pass);
+        out
+    }
+
+    /// Plays on from `state` with greedy players until a round after `me`'s turn has passed,
+    /// the game ends, or the action budget is spent.
+    fn roll_out(&mut self, engine: &mut Engine, state: &mut GameState) {
+        let horizon = state.turn.number + state.seats.iter().filter(|s| s.status == SeatStatus::Active).count() as u32;
+        let mut events = Events::discard();
+        for _ in 0..self.budget.max_actions {
+            if state.outcome.is_some() || state.turn.number > horizon {
+                return;
+            }
+            let seat = state.turn.seat as usize;
+            let action = self.rollout_players[seat].decide(engine, state);
+            if engine.apply(state, &action, &mut events).is_err() {
+                // A continuation that cannot go on is judged where it stands.
+                return;
+            }
+        }
+    }
+
+    /// How a continuation ended for `me`, from 0 (lost) to 1 (won).
+    fn judge(engine: &mut Engine, state: &GameState, me: u8) -> f64 {
+        match &state.outcome {
+            Some(Outcome::Win { seats }) => f64::from(u8::from(seats.contains(&me))),
+            Some(Outcome::Draw { shares }) => {
+                let total: i64 = shares.iter().map(|(_, w)| (*w).max(0)).sum();
+                let mine = shares.iter().find(|(s, _)| *s == me).map_or(0, |(_, w)| (*w).max(0));
+                if total > 0 { mine as f64 / total as f64 } else { 0.0 }
+            }
+            None => {
+                let playing: Vec<u8> = (0..state.seats.len() as u8)
+                    .filter(|&s| state.seats[s as usize].status == SeatStatus::Active)
+                    .collect();
+                if !playing.contains(&me) {
+                    return 0.0;
+                }
+                let mine = engine.standing(state, me).max(0.0);
+                let total: f64 = playing.iter().map(|&s| engine.standing(state, s).max(0.0)).sum();
+                // Short of a result, the share of the standing, kept below a sure win.
+                if total > 0.0 { 0.9 * mine / total } else { 0.9 / playing.len() as f64 }
+            }
+        }
+    }
+}
+
+impl Player for SearchPlayer {
+    fn choose(&mut self, engine: &mut Engine, state: &GameState, legal: &[Action]) -> usize {
+        let action = self.decide(engine, state);
+        legal.iter().position(|a| *a == action).unwrap_or(0)
+    }
+
+    fn decide(&mut self, engine: &mut Engine, state: &GameState) -> Action {
+        let candidates = self.candidates(engine, state);
+        match candidates.as_slice() {
+            [] => return Action::pass(),
+            [only] => return *only,
+            _ => {}
+        }
+        let me = state.turn.seat;
+        while self.rollout_players.len() < state.seats.len() {
+            let seed = self.rng.next_u64();
+            self.rollout_players.push(GreedyPlayer::new(GameRng::from_seed(seed)));
+        }
+        // The same sampled dice for every candidate, so they are compared on equal luck.
+        self.seeds.clear();
+        for _ in 0..self.budget.rollouts {
+            let seed = self.rng.next_u64();
+            self.seeds.push(seed);
+        }
+        let mut best = (f64::NEG_INFINITY, candidates[0]);
+        let mut events = Events::discard();
+        for &candidate in &candidates {
+            let mut total = 0.0;
+            for r in 0..self.seeds.len() {
+                let mut future = state.clone();
+                future.rng = GameRng::from_seed(self.seeds[r]);
+                if engine.apply(&mut future, &candidate, &mut events).is_err() {
+                    total = f64::NEG_INFINITY;
+                    break;
+                }
+                self.roll_out(engine, &mut future);
+                total += Self::judge(engine, &future, me);
+            }
+            if total > best.0 {
+                best = (total, candidate);
+            }
+        }
+        best.1
+    }
+}
