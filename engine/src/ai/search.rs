@@ -42,20 +42,28 @@ impl SearchPlayer {
     }
 
     /// The candidates: the `width` best-scored actions of the mod, in listing order among equal
-    /// scores, then passing when it is allowed.
-    fn candidates(&self, engine: &mut Engine, state: &GameState) -> Vec<Action> {
-        let mut ranked: Vec<(f64, Action)> = Vec::new();
+    /// scores, then passing when it is allowed; and which of them the greedy player would take
+    /// (the best one reaching its `ai.min`, else passing).
+    fn candidates(&self, engine: &mut Engine, state: &GameState) -> (Vec<Action>, usize) {
+        let mut ranked: Vec<(f64, bool, Action)> = Vec::new();
         let mut pass = None;
         engine.for_each_scored(state, |action, score| match action.kind {
             ActionKind::Leave => {}
             ActionKind::Pass => pass = Some(action),
-            ActionKind::Rule(_) => ranked.push((score.map_or(0.0, |(s, _)| s), action)),
+            ActionKind::Rule(_) => {
+                let (value, min) = score.unwrap_or((0.0, None));
+                ranked.push((value, min.is_none_or(|m| value >= m), action));
+            }
         });
         // Stable: equal scores keep the listing order.
         ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let mut out: Vec<Action> = ranked.into_iter().take(self.budget.width).map(|(_, a)| a).collect();
+        ranked.truncate(self.budget.width);
+        let greedy = ranked.iter().position(|(_, reaches_min, _)| *reaches_min);
+        let mut out: Vec<Action> = ranked.into_iter().map(|(_, _, a)| a).collect();
+        let greedy = greedy.unwrap_or(out.len());
         out.extend(pass);
-        out
+        let greedy = greedy.min(out.len().saturating_sub(1));
+        (out, greedy)
     }
 
     /// Plays on from `state` with greedy players until a round after `me`'s turn has passed,
@@ -108,7 +116,7 @@ impl Player for SearchPlayer {
     }
 
     fn decide(&mut self, engine: &mut Engine, state: &GameState) -> Action {
-        let candidates = self.candidates(engine, state);
+        let (candidates, greedy) = self.candidates(engine, state);
         match candidates.as_slice() {
             [] => return Action::pass(),
             [only] => return *only,
@@ -125,24 +133,42 @@ impl Player for SearchPlayer {
             let seed = self.rng.next_u64();
             self.seeds.push(seed);
         }
-        let mut best = (f64::NEG_INFINITY, candidates[0]);
+        // Each candidate's result in each sampled future.
+        let mut results: Vec<Vec<f64>> = Vec::with_capacity(candidates.len());
         let mut events = Events::discard();
         for &candidate in &candidates {
-            let mut total = 0.0;
+            let mut row = Vec::with_capacity(self.seeds.len());
             for r in 0..self.seeds.len() {
                 let mut future = state.clone();
                 future.rng = GameRng::from_seed(self.seeds[r]);
                 if engine.apply(&mut future, &candidate, &mut events).is_err() {
-                    total = f64::NEG_INFINITY;
+                    row.clear();
                     break;
                 }
                 self.roll_out(engine, &mut future);
-                total += Self::judge(engine, &future, me);
+                row.push(Self::judge(engine, &future, me));
             }
-            if total > best.0 {
-                best = (total, candidate);
+            results.push(row);
+        }
+        // The greedy choice stands unless another candidate did better in the same futures by
+        // more than twice the standard error of the paired differences: taking the best of
+        // several noisy means would otherwise favour lucky samples.
+        let mut choice = greedy;
+        let mut best_margin = 0.0;
+        for (i, row) in results.iter().enumerate() {
+            if i == greedy || row.is_empty() || results[greedy].is_empty() {
+                continue;
+            }
+            let diffs: Vec<f64> = row.iter().zip(&results[greedy]).map(|(a, b)| a - b).collect();
+            let n = diffs.len() as f64;
+            let mean = diffs.iter().sum::<f64>() / n;
+            let variance = diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+            let margin = mean - 2.0 * (variance / n).sqrt();
+            if margin > best_margin {
+                best_margin = margin;
+                choice = i;
             }
         }
-        best.1
+        candidates[choice]
     }
 }
