@@ -270,8 +270,10 @@ pub(crate) fn check_end(cx: &mut WriteCx) -> Result<(), RuleError> {
     let remembered = rules.end.reads_only_ownership;
     let unchanged = if remembered { cx.quiet_end.unchanged_seats(cx.state) } else { 0 };
     if unchanged != QuietEnd::all_seats(cx.state) {
-        check_seat_formulas(cx, unchanged)?;
-        if remembered && cx.state.outcome.is_none() {
+        let eliminated_any = check_seat_formulas(cx, unchanged)?;
+        // An elimination runs triggers that may change what seats checked before it own, so
+        // only a check that changed nothing is remembered.
+        if remembered && !eliminated_any && cx.state.outcome.is_none() {
             cx.quiet_end.remember(cx.state);
         }
     }
@@ -347,8 +349,10 @@ impl QuietEnd {
 }
 
 /// Eliminates every seat `end.eliminate` holds for, then ends the game if `end.win` holds for
-/// a seat. Seats with a bit in `unchanged` are known not to need either.
-fn check_seat_formulas(cx: &mut WriteCx, mut unchanged: u64) -> Result<(), RuleError> {
+/// a seat. Seats with a bit in `unchanged` are known not to need either. Returns whether any
+/// seat was eliminated.
+fn check_seat_formulas(cx: &mut WriteCx, mut unchanged: u64) -> Result<bool, RuleError> {
+    let mut eliminated_any = false;
     let rules = cx.rules;
     if let Some(eliminate) = &rules.end.eliminate {
         // Seats in order, exactly as if each were checked on its own: after an elimination
@@ -358,12 +362,13 @@ fn check_seat_formulas(cx: &mut WriteCx, mut unchanged: u64) -> Result<(), RuleE
             .map_err(|e| e.context("end.eliminate"))?
         {
             seat_eliminated(cx, seat)?;
+            eliminated_any = true;
             unchanged = 0;
             from = seat + 1;
         }
     }
     if cx.state.outcome.is_some() {
-        return Ok(());
+        return Ok(eliminated_any);
     }
     if let Some(win) = &rules.end.win
         && let Some(seat) =
@@ -372,7 +377,7 @@ fn check_seat_formulas(cx: &mut WriteCx, mut unchanged: u64) -> Result<(), RuleE
         let seats = cx.state.side_of(seat);
         finish(cx, Outcome::Win { seats });
     }
-    Ok(())
+    Ok(eliminated_any)
 }
 
 /// The first seat from `from` on, not in the `skip` mask, whose status passes `eligible` and for
