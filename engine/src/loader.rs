@@ -398,6 +398,7 @@ fn lenient_data(root: &toml::Value, broken: &mut BTreeSet<String>) -> ModData {
         decks: collection(table, "decks", broken),
         seats: part(table, "seats", broken),
         setup: part(table, "setup", broken),
+        ai: part(table, "ai", broken),
         turn: part(table, "turn", broken),
         actions: collection(table, "actions", broken),
         triggers,

@@ -242,6 +242,26 @@ impl Scenario {
         }
     }
 
+    /// A piece by its 1-based id.
+    fn piece(&self, piece: usize) -> mlua::Result<usize> {
+        piece
+            .checked_sub(1)
+            .filter(|p| *p < self.state.pieces.len())
+            .ok_or_else(|| runtime(format!("no piece {piece}")))
+    }
+
+    fn item(&self, id: &str) -> mlua::Result<u16> {
+        self.rules().item_index(id).map(|i| i as u16).ok_or_else(|| runtime(format!("unknown item `{id}`")))
+    }
+
+    /// The position of an item a piece holds.
+    fn held(&self, piece: usize, item: &str) -> mlua::Result<(usize, usize)> {
+        let p = self.piece(piece)?;
+        let i = self.item(item)?;
+        let position = self.state.pieces[p].items.iter().position(|h| h.item == i);
+        position.map(|pos| (p, pos)).ok_or_else(|| runtime(format!("piece {piece} holds no `{item}`")))
+    }
+
     fn seat(&self, value: &LuaValue) -> mlua::Result<u8> {
         match value {
             LuaValue::Integer(n) if (1..=self.state.seats.len() as i64).contains(n) => Ok((*n - 1) as u8),
@@ -300,6 +320,31 @@ impl UserData for Scenario {
                 piece.checked_sub(1).filter(|p| *p < g.state.pieces.len()).ok_or_else(|| runtime("no such piece"))?;
             let s = g.rules().stat_index(&name).ok_or_else(|| runtime(format!("unknown stat `{name}`")))?;
             Ok(g.state.pieces[p].stats[s])
+        });
+        methods.add_method("piece_space", |_, g, piece: usize| {
+            let p = g.piece(piece)?;
+            Ok(g.state.board.get_space(g.state.pieces[p].space).map(|s| s.label.clone()))
+        });
+        methods.add_method("alive", |_, g, piece: usize| Ok(g.piece(piece).is_ok_and(|p| g.state.pieces[p].alive)));
+        methods.add_method("piece_of", |_, g, seat: LuaValue| {
+            let s = g.seat(&seat)?;
+            Ok(g.state.pieces.iter().position(|p| p.alive && p.owner == s).map(|p| p + 1))
+        });
+        methods.add_method("items", |lua, g, piece: usize| {
+            let p = g.piece(piece)?;
+            let rules = g.rules();
+            let list = lua.create_table()?;
+            for held in &g.state.pieces[p].items {
+                list.push(rules.items[held.item as usize].id.clone())?;
+            }
+            Ok(list)
+        });
+        methods.add_method("charges", |_, g, (piece, item): (usize, String)| {
+            let (p, position) = g.held(piece, &item)?;
+            Ok(g.state.pieces[p].items[position].charges)
+        });
+        methods.add_method("awaiting", |_, g, ()| {
+            Ok(g.state.turn.pending.as_ref().map(|p| g.rules().actions[p.action as usize].id.clone()))
         });
         methods.add_method("turn", |_, g, ()| Ok(g.state.turn.number));
         methods.add_method("round", |_, g, ()| Ok(g.state.turn.round));
@@ -410,6 +455,7 @@ impl UserData for Scenario {
                 g.state.turn.number = number;
             }
             g.state.turn.used.iter_mut().for_each(|u| *u = 0);
+            g.state.turn.pending = None;
             Ok(())
         });
         methods.add_method_mut("force_dice", |_, g, faces: Vec<u32>| {
@@ -417,6 +463,31 @@ impl UserData for Scenario {
             Ok(())
         });
         methods.add_method("forced_left", |_, g, ()| Ok(g.state.forced_faces.len()));
+        methods.add_method_mut("set_stat", |_, g, (piece, name, value): (usize, String, i64)| {
+            let p = g.piece(piece)?;
+            let rules = g.rules();
+            let s = rules.stat_index(&name).ok_or_else(|| runtime(format!("unknown stat `{name}`")))?;
+            g.state.pieces[p].stats[s] = rules.stats[s].clamp(value);
+            Ok(())
+        });
+        methods.add_method_mut("move_piece", |_, g, (piece, space): (usize, LuaValue)| {
+            let p = g.piece(piece)?;
+            g.state.pieces[p].space = g.space(&space)?;
+            Ok(())
+        });
+        methods.add_method_mut("give", |_, g, (piece, item): (usize, String)| {
+            let p = g.piece(piece)?;
+            let rules = g.rules();
+            let i = g.item(&item)?;
+            let mut events = Events::discard();
+            crate::game::changes::give_item(&rules, &mut g.state, &mut events, p as u32, i);
+            Ok(())
+        });
+        methods.add_method_mut("set_charges", |_, g, (piece, item, value): (usize, String, i64)| {
+            let (p, position) = g.held(piece, &item)?;
+            g.state.pieces[p].items[position].charges = value.max(0);
+            Ok(())
+        });
 
         // ----- playing -----
         methods.add_method_mut("act", |lua, g, table: Table| match g.act(lua, table)? {

@@ -34,7 +34,9 @@ impl<T: Copy> Best<T> {
     fn offer(&mut self, rng: &mut GameRng, action: &Action, score: Option<(f64, Option<f64>)>, item: T) {
         let score = match action.kind {
             ActionKind::Leave => return,
-            ActionKind::Pass => {
+            // Cancelling a rolled action is the fallback while it awaits its choices, as
+            // passing is otherwise.
+            ActionKind::Pass | ActionKind::Cancel => {
                 self.pass = Some(item);
                 return;
             }

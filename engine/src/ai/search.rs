@@ -49,7 +49,7 @@ impl SearchPlayer {
         let mut pass = None;
         engine.for_each_scored(state, |action, score| match action.kind {
             ActionKind::Leave => {}
-            ActionKind::Pass => pass = Some(action),
+            ActionKind::Pass | ActionKind::Cancel => pass = Some(action),
             ActionKind::Rule(_) => {
                 let (value, min) = score.unwrap_or((0.0, None));
                 ranked.push((value, min.is_none_or(|m| value >= m), action));

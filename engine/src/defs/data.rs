@@ -64,6 +64,20 @@ pub struct ModData {
     /// How seats drop out, and how a game is won or drawn.
     #[serde(default)]
     pub end: EndDef,
+    /// Hints for computer players beyond each action's `ai`.
+    #[serde(default)]
+    pub ai: AiDef,
+}
+
+/// Hints for computer players as a whole.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AiDef {
+    /// *Expression* about `seat`: how well that seat stands, higher is better. Computer players
+    /// that look ahead judge the positions they reach by it (when absent: `end.score`, else
+    /// `end.draw_shares`, else the spaces the seat owns). It may call a Lua hook.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub standing: Option<String>,
 }
 
 /// A number declared by name: a space counter, seat resource, piece stat or game variable.
@@ -177,7 +191,13 @@ pub struct ItemDef {
     /// The slot it occupies (e.g. primary, secondary); a piece holds one item per slot.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slot: Option<String>,
-    /// Named numbers: range, clip size, maximum ammunition and the like.
+    /// Charges a newly given item comes with: the ammunition of a new weapon, the uses of a
+    /// tool. A held item's `charges` can then change in play (`weapon.charges -= 1`); they never
+    /// go below 0.
+    #[serde(default, skip_serializing_if = "is_zero_i64")]
+    pub charges: i64,
+    /// Named numbers: range, clip size, maximum ammunition and the like. An item that does not
+    /// give a number another item gives reads it as 0.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub stats: IndexMap<String, i64>,
     /// Free-form tags rules can test.
@@ -371,9 +391,25 @@ pub struct ActionDef {
     /// A sentence for tooltips.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// Actions of the same group share one entry of a phase's `budget` (keyed by the group's
+    /// name) and one menu in the player, e.g. several ways to buy that count as the one
+    /// purchase of a turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
     /// The choices the seat makes, in order; each may refer to the ones before it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub params: Vec<ParamDef>,
+    /// Choices made after the `rolls`, once the dice are seen (move up to the rolled number of
+    /// steps; pick a target for the damage rolled). Taking such an action is two steps: the
+    /// seat chooses `params` and the dice are rolled, which spends the action's budget; then it
+    /// makes these choices, which applies the effects, or cancels, which forfeits the action.
+    /// Their `where` can use the rolls. `when` is checked before the roll and sees only
+    /// `params`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub after_roll: Vec<ParamDef>,
+    /// The label of cancelling the action after its roll (with `after_roll`), e.g. "Cancel move".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cancel_label: Option<String>,
     /// *Expression*: an extra condition over all parameters for the action to be legal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when: Option<String>,
@@ -381,6 +417,11 @@ pub struct ActionDef {
     /// `(from.dice)d6`. Later rolls and the effects can use the names.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub rolls: IndexMap<String, String>,
+    /// *Effect* right after the rolls, before anything else (for an action with `after_roll`
+    /// choices: before they are made, so it happens even if the action is then cancelled),
+    /// e.g. spending the ammunition fired.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub on_roll: Vec<Stmt>,
     /// *Expression* over the rolls deciding between `on_success` and `on_failure`. The engine
     /// computes its exact probability for previews and computer players (`chance`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -420,6 +461,17 @@ pub struct ParamDef {
     /// *Expression* for a space: only its neighbours are candidates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub adjacent_to: Option<String>,
+    /// *Expression* for a space: only spaces a walk from it reaches are candidates (not the
+    /// space itself). Each step goes to a neighbour and costs the entered terrain's
+    /// `move_cost`; impassable terrain cannot be entered. Needs `steps`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reachable_from: Option<String>,
+    /// *Expression*: the movement points a `reachable_from` walk may spend.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steps: Option<String>,
+    /// *Expression* for a piece: for `held` parameters, the piece whose items are candidates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub held_by: Option<String>,
     /// *Expression* a candidate must satisfy; it can use this parameter and the earlier ones.
     #[serde(default, rename = "where", skip_serializing_if = "Option::is_none")]
     pub filter: Option<String>,
@@ -443,6 +495,10 @@ pub enum ParamKind {
     Piece,
     /// A whole number between `min` and `max`.
     Number,
+    /// A kind of item from the mod's `[items]` (a shop's catalogue).
+    Item,
+    /// An item a piece holds (`held_by`), with its own `charges`.
+    Held,
 }
 
 /// How computer players value an action.
@@ -456,6 +512,13 @@ pub struct AiHintDef {
     /// it passes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min: Option<f64>,
+    /// For actions with `after_roll` choices: *expression* for the value of starting the
+    /// action, before the dice (it sees `params`; rolls only through `expect`). `score` then
+    /// values each choice after the roll, with the rolls known. Without it, 0. `min` applies to
+    /// both: the greedy player neither starts an action nor takes a choice below it (after the
+    /// roll it cancels instead).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_score: Option<String>,
 }
 
 /// A rule that runs by itself.
@@ -607,6 +670,10 @@ fn one() -> u32 {
 }
 
 fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+fn is_zero_i64(n: &i64) -> bool {
     *n == 0
 }
 

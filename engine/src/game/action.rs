@@ -6,6 +6,10 @@ use serde::{Deserialize, Serialize};
 /// Most parameters an action can have.
 pub const MAX_PARAMS: usize = 4;
 
+/// The argument of a parameter not chosen yet: the `after_roll` choices of an action's first
+/// step (its roll).
+pub const NOT_CHOSEN: i64 = i64::MIN;
+
 /// Which action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ActionKind {
@@ -15,6 +19,9 @@ pub enum ActionKind {
     Pass,
     /// The seat leaves the game.
     Leave,
+    /// Cancels the action whose dice were rolled and whose `after_roll` choices are awaited;
+    /// the action stays spent.
+    Cancel,
 }
 
 /// A fully chosen action: kind plus its parameter values (space ids, seat indices, piece ids or
@@ -32,6 +39,10 @@ impl Action {
 
     pub fn leave() -> Self {
         Self { kind: ActionKind::Leave, args: [0; MAX_PARAMS] }
+    }
+
+    pub fn cancel() -> Self {
+        Self { kind: ActionKind::Cancel, args: [0; MAX_PARAMS] }
     }
 
     pub fn rule(index: u16, args: &[i64]) -> Self {
@@ -52,7 +63,7 @@ pub struct ActionRecord {
     /// The acting seat, 1-based. Only `leave` may be taken out of turn.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seat: Option<u8>,
-    /// The action's id, or `pass` / `leave`.
+    /// The action's id, or `pass` / `leave` / `cancel`.
     pub action: String,
     /// Parameter values by name: space labels as text, seats as 1-based numbers, pieces as
     /// 1-based ids, numbers as numbers.

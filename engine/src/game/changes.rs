@@ -76,6 +76,39 @@ pub(crate) fn set_var(rules: &Ruleset, state: &mut GameState, events: &mut Event
     }
 }
 
+/// Sets a held item's charges (never below 0).
+pub(crate) fn set_charges(state: &mut GameState, events: &mut Events, piece: u32, position: u8, value: i64) {
+    let slot = &mut state.pieces[piece as usize].items[position as usize].charges;
+    let from = *slot;
+    let to = value.max(0);
+    *slot = to;
+    if to != from {
+        events.push_with(|| Event::ChargesChanged { piece, position, from, to });
+    }
+}
+
+/// Gives a piece a new item with the item's starting charges. An item in the same slot is
+/// replaced in its position (its charges go with it); otherwise the item is added last.
+pub(crate) fn give_item(rules: &Ruleset, state: &mut GameState, events: &mut Events, piece: u32, item: u16) {
+    let info = &rules.items[item as usize];
+    let held = &mut state.pieces[piece as usize].items;
+    let same_slot =
+        info.slot.and_then(|slot| held.iter().position(|h| rules.items[h.item as usize].slot == Some(slot)));
+    let fresh = super::state::HeldItem { item, charges: info.charges };
+    let position = match same_slot {
+        Some(position) => {
+            held[position] = fresh;
+            position
+        }
+        None => {
+            held.push(fresh);
+            held.len() - 1
+        }
+    };
+    let position = position.min(u8::MAX as usize) as u8;
+    events.push_with(|| Event::ItemGiven { piece, position, item, charges: info.charges });
+}
+
 /// Puts a piece on a space, or off the board ([`NO_SPACE`]).
 pub(crate) fn move_piece(state: &mut GameState, events: &mut Events, piece: u32, to: u32) {
     let from = state.pieces[piece as usize].space;

@@ -13,7 +13,8 @@ use crate::board::Scratch;
 use crate::expr::UnaryOp;
 use crate::rules::Ruleset;
 use crate::rules::ir::{
-    ArithOp, AssignMode, Block, CmpOp, DiceMode, Expr, Func, Leaf, LoopKind, Place, Proc, Read, Stmt, Value,
+    Aggregate, AggregateOp, ArithOp, AssignMode, Block, CmpOp, DiceMode, Expr, Func, ItemField, Leaf, LoopKind, Place,
+    Proc, Read, Stmt, Value,
 };
 
 /// What an expression can reach while it is evaluated.
@@ -161,6 +162,7 @@ fn eval_compound<E: Env>(env: &mut E, expr: &Expr, frame: &[Value]) -> Result<Va
             Value::Int(env.roll(count, sides, *mode)?)
         }
         Expr::Chance => Value::Num(env.chance(frame)?),
+        Expr::Aggregate(aggregate) => fold(env, aggregate, frame)?,
         Expr::Expect(e) => Value::Num(env.expect(e, frame)?),
         Expr::SlotOwner { slot } => match frame.get(*slot as usize) {
             Some(Value::Space(s)) => env.state().owners.get(*s as usize).map_or(Value::Nil, |&o| seat_value(o)),
@@ -309,12 +311,141 @@ fn read_state<E: Env>(env: &mut E, read: &Read, frame: &[Value]) -> Result<Value
             Some(p) => Value::Id(env.state().pieces[p].kind),
             None => Value::Nil,
         },
+        Read::SeatPiece(e) => match eval(env, e, frame)?.as_seat() {
+            Some(seat) => env
+                .state()
+                .pieces
+                .iter()
+                .position(|p| p.alive && p.owner == seat)
+                .map_or(Value::Nil, |p| Value::Piece(p as u32)),
+            None => Value::Nil,
+        },
+        Read::ItemField(e, field) => match eval(env, e, frame)? {
+            Value::Id(item) => Value::Int(item_field(env.rules(), item, *field)),
+            _ => Value::Int(0),
+        },
+        Read::HeldField(e, field) => {
+            let value = eval(env, e, frame)?;
+            match held(env.state(), value) {
+                Some(h) => Value::Int(item_field(env.rules(), h.item, *field)),
+                None => Value::Int(0),
+            }
+        }
+        Read::HeldKind(e) => {
+            let value = eval(env, e, frame)?;
+            held(env.state(), value).map_or(Value::Nil, |h| Value::Id(h.item))
+        }
+        Read::HeldCharges(e) => {
+            let value = eval(env, e, frame)?;
+            Value::Int(held(env.state(), value).map_or(0, |h| h.charges))
+        }
+        Read::HeldHolder(e) => match eval(env, e, frame)?.as_held() {
+            Some((piece, _)) if (piece as usize) < env.state().pieces.len() => Value::Piece(piece),
+            _ => Value::Nil,
+        },
         Read::Var(v) => Value::Int(env.state().vars[*v as usize]),
         Read::Turn => Value::Int(i64::from(env.state().turn.number)),
         Read::Round => Value::Int(i64::from(env.state().turn.round)),
         Read::CurrentSeat => Value::Seat(env.state().turn.seat),
         Read::Phase => Value::Id(env.state().turn.phase),
         Read::Match => Value::Int(i64::from(env.state().turn.match_number)),
+    })
+}
+
+/// A number of an item kind.
+fn item_field(rules: &Ruleset, item: u16, field: ItemField) -> i64 {
+    let Some(info) = rules.items.get(item as usize) else { return 0 };
+    match field {
+        ItemField::Price => info.price,
+        ItemField::Charges => info.charges,
+        ItemField::Stat(i) => info.stats.get(i as usize).copied().unwrap_or(0),
+    }
+}
+
+/// The held item a value names, if the piece and position exist.
+fn held(state: &GameState, value: Value) -> Option<super::state::HeldItem> {
+    let (piece, position) = value.as_held()?;
+    state.pieces.get(piece as usize)?.items.get(position as usize).copied()
+}
+
+/// Evaluates `count_of`, `sum_of`, `min_of`, `max_of` or `random_of` (see [`Expr::Aggregate`]).
+/// The loop variable needs a frame slot of its own, so the frame is copied, onto the stack when
+/// it is small.
+fn fold<E: Env>(env: &mut E, aggregate: &Aggregate, frame: &[Value]) -> Result<Value, RuleError> {
+    let slot = aggregate.slot as usize;
+    let size = frame.len().max(slot + 1);
+    let mut small = [Value::Nil; 24];
+    let mut large = Vec::new();
+    let local: &mut [Value] = if size <= small.len() {
+        &mut small[..size]
+    } else {
+        large.resize(size, Value::Nil);
+        &mut large
+    };
+    local[..frame.len()].copy_from_slice(frame);
+    let count = match aggregate.kind {
+        LoopKind::Seat => env.state().seats.len(),
+        LoopKind::Space => env.state().owners.len(),
+        LoopKind::Piece => env.state().pieces.len(),
+    };
+    let mut matched = 0i64;
+    let mut sum = Value::Int(0);
+    let mut best: Option<Value> = None;
+    let mut chosen = Vec::new();
+    for i in 0..count {
+        local[slot] = match aggregate.kind {
+            LoopKind::Seat => Value::Seat(i as u8),
+            LoopKind::Space => Value::Space(i as u32),
+            LoopKind::Piece => {
+                let piece = &env.state().pieces[i];
+                if !piece.alive || piece.space == NO_SPACE {
+                    continue;
+                }
+                Value::Piece(i as u32)
+            }
+        };
+        if let Some(condition) = &aggregate.condition
+            && !eval_bool(env, condition, local)?
+        {
+            continue;
+        }
+        matched += 1;
+        let Some(value_expr) = &aggregate.value else {
+            if aggregate.op == AggregateOp::Random {
+                chosen.push(local[slot]);
+            }
+            continue;
+        };
+        let value = eval(env, value_expr, local)?;
+        match aggregate.op {
+            AggregateOp::Sum => {
+                sum = arith(ArithOp::Add, matches!(value, Value::Num(_)) || matches!(sum, Value::Num(_)), sum, value)?
+            }
+            AggregateOp::Min => {
+                if best.is_none_or(|b| value.as_num() < b.as_num()) {
+                    best = Some(value);
+                }
+            }
+            AggregateOp::Max => {
+                if best.is_none_or(|b| value.as_num() > b.as_num()) {
+                    best = Some(value);
+                }
+            }
+            AggregateOp::Count | AggregateOp::Random => {}
+        }
+    }
+    Ok(match aggregate.op {
+        AggregateOp::Count => Value::Int(matched),
+        AggregateOp::Sum => sum,
+        AggregateOp::Min | AggregateOp::Max => best.unwrap_or(Value::Int(0)),
+        AggregateOp::Random => {
+            if chosen.is_empty() {
+                Value::Nil
+            } else {
+                let i = env.random(0, chosen.len() as i64 - 1)?;
+                chosen[i as usize]
+            }
+        }
     })
 }
 
@@ -409,6 +540,20 @@ fn call<E: Env>(env: &mut E, func: Func, args: &[Expr], frame: &[Value]) -> Resu
             Some(s) => Value::Int(env.state().pieces.iter().filter(|p| p.alive && p.space == s).count() as i64),
             None => Value::Int(0),
         },
+        Func::Holding(slot) => {
+            let piece = arg(env, 0)?.as_piece();
+            let rules = env.rules();
+            piece
+                .and_then(|p| env.state().pieces.get(p as usize).map(|held| (p, held)))
+                .and_then(|(p, held)| {
+                    let position = held
+                        .items
+                        .iter()
+                        .position(|h| rules.items.get(h.item as usize).is_some_and(|i| i.slot == Some(slot)))?;
+                    Some(Value::Held(p, position as u8))
+                })
+                .unwrap_or(Value::Nil)
+        }
         Func::Random => {
             let (lo, hi) = (arg(env, 0)?.as_int(), arg(env, 1)?.as_int());
             Value::Int(env.random(lo, hi)?)
@@ -689,6 +834,15 @@ fn assign(cx: &mut WriteCx, place: &Place, mode: AssignMode, value: Value, frame
             };
             changes::move_piece(cx.state, cx.events, p, to);
         }
+        Place::HeldCharges(e) => {
+            let value_of_place = eval(cx, e, frame)?;
+            let Some(h) = held(cx.state, value_of_place) else {
+                return Err(RuleError::new("this names no held item (it is none)"));
+            };
+            let (piece, position) = value_of_place.as_held().expect("held() checked it");
+            let new = combine(mode, h.charges, value.as_int());
+            changes::set_charges(cx.state, cx.events, piece, position, new);
+        }
         Place::Var(var) => {
             let new = combine(mode, cx.state.vars[*var as usize], value.as_int());
             changes::set_var(cx.rules, cx.state, cx.events, *var, new);
@@ -744,13 +898,18 @@ fn run_proc(cx: &mut WriteCx, proc: Proc, args: &[Expr], frame: &mut Vec<Value>)
             let space = target_space(cx, &args[2], frame)?;
             let info = &cx.rules.piece_kinds[kind as usize];
             let id = cx.state.pieces.len() as u32;
-            cx.state.pieces.push(super::state::Piece { kind, owner, space, alive: true, stats: info.stats.clone() });
+            let piece =
+                super::state::Piece { kind, owner, space, alive: true, stats: info.stats.clone(), items: Vec::new() };
+            cx.state.pieces.push(piece);
             cx.events.push_with(|| Event::PiecePlaced {
                 piece: id,
                 kind,
                 owner: (owner != NO_SEAT).then_some(owner),
                 space,
             });
+            for &item in &info.items {
+                changes::give_item(cx.rules, cx.state, cx.events, id, item);
+            }
         }
         Proc::Remove => {
             let p = target_piece(cx, &args[0], frame)?;
@@ -758,6 +917,14 @@ fn run_proc(cx: &mut WriteCx, proc: Proc, args: &[Expr], frame: &mut Vec<Value>)
             piece.alive = false;
             piece.space = NO_SPACE;
             cx.events.push_with(|| Event::PieceRemoved { piece: p });
+        }
+        Proc::Give => {
+            let p = target_piece(cx, &args[0], frame)?;
+            let item = match eval(cx, &args[1], frame)? {
+                Value::Id(item) if (item as usize) < cx.rules.items.len() => item,
+                _ => return Err(RuleError::new("this names no item (it is none)")),
+            };
+            changes::give_item(cx.rules, cx.state, cx.events, p, item);
         }
         Proc::Shuffle(deck) => {
             let state = &mut *cx.state;

@@ -81,6 +81,28 @@ pub enum Event {
     PieceRemoved {
         piece: u32,
     },
+    /// A piece received an item at a position among its items (replacing what was there).
+    ItemGiven {
+        piece: u32,
+        position: u8,
+        item: u16,
+        charges: i64,
+    },
+    /// A held item's charges changed.
+    ChargesChanged {
+        piece: u32,
+        position: u8,
+        from: i64,
+        to: i64,
+    },
+    /// An action's dice were rolled; its `after_roll` choices are awaited.
+    AwaitingChoice {
+        action: u16,
+    },
+    /// A rolled action was cancelled.
+    Cancelled {
+        action: u16,
+    },
     Shuffled {
         deck: u16,
     },

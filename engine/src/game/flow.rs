@@ -88,6 +88,7 @@ fn start_turn(cx: &mut WriteCx) -> Result<(), RuleError> {
     }
     cx.state.turn.phase = 0;
     cx.state.turn.used.iter_mut().for_each(|u| *u = 0);
+    cx.state.turn.pending = None;
     let (turn, round) = (cx.state.turn.number, cx.state.turn.round);
     cx.events.push_with(|| Event::TurnStarted { seat, turn, round });
     run(cx, &cx.rules.turn_start, seat, || "turn.on_start".into())?;
@@ -126,6 +127,7 @@ pub(crate) fn end_phase(cx: &mut WriteCx) -> Result<(), RuleError> {
     if phase + 1 < rules.phases.len() {
         cx.state.turn.phase += 1;
         cx.state.turn.used.iter_mut().for_each(|u| *u = 0);
+        cx.state.turn.pending = None;
         start_phase(cx)
     } else {
         end_turn(cx)

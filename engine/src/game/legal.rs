@@ -3,13 +3,13 @@
 //! Candidates come from each parameter's source (owned spaces, neighbours, seats, numbers) and
 //! pass its `where` filter; parameters are chosen in order, each seeing the ones before it.
 
-use super::action::{Action, ActionKind, MAX_PARAMS};
+use super::action::{Action, ActionKind, MAX_PARAMS, NOT_CHOSEN};
 use super::eval::{self, ReadCx};
 use super::state::{GameState, NO_SEAT, NO_SPACE, SeatStatus};
 use super::{ActionError, Engine};
 use crate::board::Scratch;
 use crate::defs::ParamKind;
-use crate::rules::ir::{Expr, Value};
+use crate::rules::ir::{Expr, Value, held_of_arg};
 use crate::rules::{ActionRule, FastFilter, ParamRule, ParamSource, Ruleset};
 
 /// Numbers a `number` parameter may offer at most, so a huge range cannot flood the list.
@@ -22,6 +22,8 @@ pub(crate) fn arg_value(kind: ParamKind, arg: i64) -> Value {
         ParamKind::Seat => Value::Seat(arg as u8),
         ParamKind::Piece => Value::Piece(arg as u32),
         ParamKind::Number => Value::Int(arg),
+        ParamKind::Item => Value::Id(arg.clamp(0, i64::from(u16::MAX)) as u16),
+        ParamKind::Held => held_of_arg(arg),
     }
 }
 
@@ -48,6 +50,25 @@ pub(crate) fn fill_frame(frame: &mut Vec<Value>, rule: &ActionRule, seat: u8, ac
     for (i, param) in rule.params.iter().enumerate() {
         frame[1 + i] = arg_value(param.kind, action.args[i]);
     }
+}
+
+/// Binds the rolls of the action awaiting its `after_roll` choices, when `rule` is that action.
+pub(crate) fn fill_pending_rolls(frame: &mut [Value], rule: &ActionRule, index: u16, state: &GameState) {
+    if let Some(pending) = &state.turn.pending
+        && pending.action == index
+    {
+        for (i, &roll) in pending.rolls.iter().enumerate() {
+            if let Some(slot) = frame.get_mut(rule.roll_slot(i) as usize) {
+                *slot = Value::Int(roll);
+            }
+        }
+    }
+}
+
+/// The parameters chosen in the step an action is at: `params` before its roll (or all of them,
+/// for an action without `after_roll` choices), or the `after_roll` ones while it awaits them.
+pub(crate) fn stage_params(rule: &ActionRule, awaiting: bool) -> std::ops::Range<usize> {
+    if awaiting { rule.before_roll..rule.params.len() } else { 0..rule.before_roll }
 }
 
 /// Where listed actions go: a vector, a "does any exist" probe, a scoring visitor.
@@ -90,12 +111,23 @@ pub(crate) fn list<S: Sink>(
     let seat = state.turn.seat;
     let phase = &rules.phases[state.turn.phase as usize];
     let mut cx = ReadCx { rules, state, scratch, odds: None };
+    if let Some(pending) = &state.turn.pending {
+        // Only the rolled action's choices can be made now (or it is cancelled).
+        let index = pending.action;
+        let rule = &rules.actions[index as usize];
+        fill_frame(frame, rule, seat, &Action { kind: ActionKind::Rule(index), args: pending.args });
+        fill_pending_rolls(frame, rule, index, state);
+        let mut counting = Counting { sink: &mut *sink, any: false };
+        enumerate(&mut cx, rule, index, rule.before_roll, rule.params.len(), frame, &mut counting);
+        return counting.any;
+    }
     let mut found = false;
     for &index in &phase.actions {
-        if state.turn.used[index as usize] >= phase.budget[index as usize] {
+        let rule = &rules.actions[index as usize];
+        let budget = rule.budget_slot as usize;
+        if state.turn.used[budget] >= phase.budget[budget] {
             continue;
         }
-        let rule = &rules.actions[index as usize];
         frame.clear();
         frame.resize(rule.frame.max(1) as usize, Value::Nil);
         frame[0] = Value::Seat(seat);
@@ -103,7 +135,7 @@ pub(crate) fn list<S: Sink>(
         let stop = if rule.is_owned_then_neighbor() {
             enumerate_owned_then_neighbor(state, rule, index, seat, &mut counting)
         } else {
-            enumerate(&mut cx, rule, index, 0, frame, &mut counting)
+            enumerate(&mut cx, rule, index, 0, rule.before_roll, frame, &mut counting)
         };
         found |= counting.any;
         if stop {
@@ -120,7 +152,11 @@ pub(crate) fn list_pass_and_leave<S: Sink>(rules: &Ruleset, state: &GameState, f
         return;
     }
     let phase = &rules.phases[state.turn.phase as usize];
-    if (phase.may_pass || !found) && sink.take(Action::pass()) {
+    if state.turn.pending.is_some() {
+        if sink.take(Action::cancel()) {
+            return;
+        }
+    } else if (phase.may_pass || !found) && sink.take(Action::pass()) {
         return;
     }
     if rules.data.seats.allow_leaving {
@@ -142,36 +178,48 @@ impl<S: Sink> Sink for Counting<'_, S> {
     }
 }
 
-/// Every parameter is chosen: checks the action's `when` and lists it.
+/// Every parameter of this step is chosen: checks the action's `when` (before the roll) and
+/// lists it.
 #[inline(always)]
-fn finish_candidate<S: Sink>(cx: &mut ReadCx, rule: &ActionRule, index: u16, frame: &[Value], out: &mut S) -> bool {
-    if let Some(when) = &rule.when
+fn finish_candidate<S: Sink>(
+    cx: &mut ReadCx,
+    rule: &ActionRule,
+    index: u16,
+    end: usize,
+    frame: &[Value],
+    out: &mut S,
+) -> bool {
+    let before_roll = end == rule.before_roll;
+    if before_roll
+        && let Some(when) = &rule.when
         && !eval::eval_bool(cx, when, frame).unwrap_or(false)
     {
         return false;
     }
     let mut args = [0i64; MAX_PARAMS];
     for (i, arg) in args.iter_mut().enumerate().take(rule.params.len()) {
-        *arg = value_arg(frame[1 + i]);
+        *arg = if i < end { value_arg(frame[1 + i]) } else { NOT_CHOSEN };
     }
     out.take(Action { kind: ActionKind::Rule(index), args })
 }
 
-/// Lists the actions of `rule` whose parameters from `depth` on are still to choose. Returns
-/// `true` when the sink asked to stop, so every loop above can stop at once.
+/// Lists the actions of `rule` whose parameters from `depth` up to `end` (the end of the step)
+/// are still to choose. Returns `true` when the sink asked to stop, so every loop above can
+/// stop at once.
 fn enumerate<S: Sink>(
     cx: &mut ReadCx,
     rule: &ActionRule,
     index: u16,
     depth: usize,
+    end: usize,
     frame: &mut [Value],
     out: &mut S,
 ) -> bool {
-    if depth == rule.params.len() {
-        return finish_candidate(cx, rule, index, frame, out);
+    if depth == end {
+        return finish_candidate(cx, rule, index, end, frame, out);
     }
     let param = &rule.params[depth];
-    let last = depth + 1 == rule.params.len();
+    let last = depth + 1 == end;
     // The seat a fast owner filter compares with does not change while this parameter's
     // candidates are tried, so it is read once.
     let owner_wanted = match param.fast {
@@ -180,7 +228,7 @@ fn enumerate<S: Sink>(
     };
     let rejected = |state: &GameState, space: u32| rejected_space(param, owner_wanted, state, space);
     let consider = |cx: &mut ReadCx, raw: i64, frame: &mut [Value], out: &mut S| -> bool {
-        consider_candidate(cx, rule, index, depth, param, last, raw, frame, out)
+        consider_candidate(cx, rule, index, depth, end, param, last, raw, frame, out)
     };
     // The state outlives the evaluation context's borrow, so its vectors can be walked while
     // candidates are evaluated.
@@ -244,8 +292,53 @@ fn enumerate<S: Sink>(
                 }
             }
         }
+        ParamSource::Reachable(from, steps) => {
+            for (space, _) in reachable(cx, from, steps, frame) {
+                if !rejected(state, space) && consider(cx, i64::from(space), frame, out) {
+                    return true;
+                }
+            }
+        }
+        ParamSource::Items => {
+            for item in 0..cx.rules.items.len() as i64 {
+                if consider(cx, item, frame, out) {
+                    return true;
+                }
+            }
+        }
+        ParamSource::HeldBy(holder) => {
+            let Some(piece) = slot_or_eval(cx, holder, frame).as_piece() else { return false };
+            let Some(held) = state.pieces.get(piece as usize).filter(|p| p.alive) else { return false };
+            for position in 0..held.items.len().min(256) {
+                if consider(cx, crate::rules::ir::held_arg(piece, position as u8), frame, out) {
+                    return true;
+                }
+            }
+        }
     }
     false
+}
+
+/// The spaces a walk from `from` reaches for at most `steps` movement points, with their costs,
+/// by space id: each step costs the entered terrain's `move_cost`; impassable terrain is never
+/// entered.
+fn reachable(cx: &mut ReadCx, from: &Expr, steps: &Expr, frame: &[Value]) -> Vec<(u32, u32)> {
+    let Some(start) = slot_or_eval(cx, from, frame).as_space() else { return Vec::new() };
+    let budget = eval::eval(cx, steps, frame).map(Value::as_int).unwrap_or(0).clamp(0, i64::from(u32::MAX)) as u32;
+    let state = cx.state;
+    let terrain = &cx.rules.terrain;
+    let mut out = Vec::new();
+    state.board.reachable(
+        start,
+        budget,
+        |_, to, _| {
+            let info = terrain.get(state.board.space(to).terrain as usize)?;
+            info.passable.then_some(info.move_cost.max(1))
+        },
+        cx.scratch,
+        &mut out,
+    );
+    out
 }
 
 /// Lists an action of the shape [`ActionRule::is_owned_then_neighbor`]: the same actions in the
@@ -339,6 +432,7 @@ fn consider_candidate<S: Sink>(
     rule: &ActionRule,
     index: u16,
     depth: usize,
+    end: usize,
     param: &ParamRule,
     last: bool,
     raw: i64,
@@ -359,7 +453,11 @@ fn consider_candidate<S: Sink>(
     if !passes {
         return false;
     }
-    if last { finish_candidate(cx, rule, index, frame, out) } else { enumerate(cx, rule, index, depth + 1, frame, out) }
+    if last {
+        finish_candidate(cx, rule, index, end, frame, out)
+    } else {
+        enumerate(cx, rule, index, depth + 1, end, frame, out)
+    }
 }
 
 /// The value of a parameter source's expression: read straight from the frame when it is a
@@ -385,7 +483,14 @@ pub(crate) fn check(engine: &mut Engine, state: &GameState, seat: u8, action: &A
                 Err(ActionError::LeavingNotAllowed)
             }
         }
+        ActionKind::Cancel => match state.turn.pending {
+            Some(_) => Ok(()),
+            None => Err(ActionError::NothingToCancel),
+        },
         ActionKind::Pass => {
+            if let Some(pending) = &state.turn.pending {
+                return Err(ActionError::AwaitingChoice(engine.rules.actions[pending.action as usize].id.clone()));
+            }
             let may_pass = engine.rules.phases[state.turn.phase as usize].may_pass;
             if may_pass || !engine.can_act(state) { Ok(()) } else { Err(ActionError::MustAct) }
         }
@@ -395,24 +500,41 @@ pub(crate) fn check(engine: &mut Engine, state: &GameState, seat: u8, action: &A
             let Some(rule) = rules.actions.get(index as usize) else {
                 return Err(ActionError::Illegal { action: format!("#{index}"), reason: "no such action".into() });
             };
-            let phase = &rules.phases[state.turn.phase as usize];
-            if !phase.actions.contains(&index) {
-                return Err(ActionError::NotInPhase(rule.id.clone()));
-            }
-            let limit = phase.budget[index as usize];
-            if state.turn.used[index as usize] >= limit {
-                return Err(ActionError::BudgetSpent { action: rule.id.clone(), limit });
-            }
-            if rule.is_owned_then_neighbor() && owned_then_neighbor_holds(state, rule, seat, action) {
-                return Ok(());
+            let awaiting = match &state.turn.pending {
+                Some(pending) if pending.action == index => {
+                    if action.args[..rule.before_roll] != pending.args[..rule.before_roll] {
+                        return Err(ActionError::Illegal {
+                            action: rule.id.clone(),
+                            reason: "the choices made before the roll cannot change".into(),
+                        });
+                    }
+                    true
+                }
+                Some(pending) => {
+                    return Err(ActionError::AwaitingChoice(rules.actions[pending.action as usize].id.clone()));
+                }
+                None => false,
+            };
+            if !awaiting {
+                let phase = &rules.phases[state.turn.phase as usize];
+                if !phase.actions.contains(&index) {
+                    return Err(ActionError::NotInPhase(rule.id.clone()));
+                }
+                let budget = rule.budget_slot as usize;
+                let limit = phase.budget[budget];
+                if state.turn.used[budget] >= limit {
+                    return Err(ActionError::BudgetSpent { action: rules.budget_names[budget].clone(), limit });
+                }
+                if rule.is_owned_then_neighbor() && owned_then_neighbor_holds(state, rule, seat, action) {
+                    return Ok(());
+                }
             }
             let mut frame = std::mem::take(&mut engine.frame);
-            frame.clear();
-            frame.resize(rule.frame.max(1) as usize, Value::Nil);
-            frame[0] = Value::Seat(seat);
+            fill_frame(&mut frame, rule, seat, action);
+            fill_pending_rolls(&mut frame, rule, index, state);
             let result = {
                 let mut cx = ReadCx { rules, state, scratch: &mut engine.scratch, odds: None };
-                check_params(&mut cx, rule, action, &mut frame)
+                check_params(&mut cx, rule, action, &mut frame, awaiting)
             };
             engine.frame = frame;
             result.map_err(|reason| ActionError::Illegal { action: rule.id.clone(), reason })
@@ -435,9 +557,18 @@ fn owned_then_neighbor_holds(state: &GameState, rule: &ActionRule, seat: u8, act
         && !rejected_space(&rule.params[1], Some(seat), state, to)
 }
 
-fn check_params(cx: &mut ReadCx, rule: &ActionRule, action: &Action, frame: &mut [Value]) -> Result<(), String> {
+/// Checks the parameters of the step the action is at (see [`stage_params`]); the frame holds
+/// every argument already, and the rolls while the action awaits its `after_roll` choices.
+fn check_params(
+    cx: &mut ReadCx,
+    rule: &ActionRule,
+    action: &Action,
+    frame: &mut [Value],
+    awaiting: bool,
+) -> Result<(), String> {
     let state = cx.state;
-    for (i, param) in rule.params.iter().enumerate() {
+    for i in stage_params(rule, awaiting) {
+        let param = &rule.params[i];
         let arg = action.args[i];
         let value = arg_value(param.kind, arg);
         let in_range = match param.kind {
@@ -445,6 +576,10 @@ fn check_params(cx: &mut ReadCx, rule: &ActionRule, action: &Action, frame: &mut
             ParamKind::Seat => (0..state.seats.len() as i64).contains(&arg),
             ParamKind::Piece => (0..state.pieces.len() as i64).contains(&arg) && state.pieces[arg as usize].alive,
             ParamKind::Number => true,
+            ParamKind::Item => (0..cx.rules.items.len() as i64).contains(&arg),
+            ParamKind::Held => value
+                .as_held()
+                .is_some_and(|(p, pos)| state.pieces.get(p as usize).is_some_and(|p| (pos as usize) < p.items.len())),
         };
         if !in_range {
             return Err(format!("`{}` is not a valid {:?}", param.name, param.kind).to_lowercase());
@@ -472,6 +607,15 @@ fn check_params(cx: &mut ReadCx, rule: &ActionRule, action: &Action, frame: &mut
                 let high = eval::eval(cx, max, frame).map(Value::as_int).unwrap_or(-1);
                 (low..=high.min(low.saturating_add(MAX_NUMBER_CHOICES - 1))).contains(&arg)
             }
+            ParamSource::Reachable(from, steps) => {
+                reachable(cx, from, steps, frame).iter().any(|&(space, _)| i64::from(space) == arg)
+            }
+            ParamSource::Items => true,
+            ParamSource::HeldBy(holder) => {
+                let piece = slot_or_eval(cx, holder, frame).as_piece();
+                piece.is_some_and(|p| value.as_held().is_some_and(|(holder, _)| holder == p))
+                    && state.pieces[piece.unwrap_or(0) as usize].alive
+            }
         };
         if !from_source {
             return Err(describe_source(&param.source, &param.name));
@@ -495,7 +639,8 @@ fn check_params(cx: &mut ReadCx, rule: &ActionRule, action: &Action, frame: &mut
             return Err(format!("`{}` does not satisfy its condition", param.name));
         }
     }
-    if let Some(when) = &rule.when
+    if !awaiting
+        && let Some(when) = &rule.when
         && !eval::eval_bool(cx, when, frame).map_err(|e| e.message().to_string())?
     {
         return Err("its condition does not hold".into());
@@ -509,6 +654,8 @@ fn describe_source(source: &ParamSource, name: &str) -> String {
             format!("`{name}` is not owned by the right seat")
         }
         ParamSource::AdjacentTo(_) => format!("`{name}` is not adjacent"),
+        ParamSource::Reachable(..) => format!("`{name}` cannot be reached"),
+        ParamSource::HeldBy(_) => format!("`{name}` is not held by the right piece"),
         ParamSource::Numbers(..) => format!("`{name}` is out of range"),
         _ => format!("`{name}` is not a candidate"),
     }

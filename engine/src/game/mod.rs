@@ -20,7 +20,7 @@ pub mod state;
 
 use std::sync::Arc;
 
-pub use action::{Action, ActionKind, ActionRecord, MAX_PARAMS};
+pub use action::{Action, ActionKind, ActionRecord, MAX_PARAMS, NOT_CHOSEN};
 pub use events::{Event, Events};
 pub use state::{GameState, Outcome, SeatStatus};
 
@@ -75,6 +75,10 @@ pub enum ActionError {
     MustAct,
     #[error("leaving is not allowed in this game")]
     LeavingNotAllowed,
+    #[error("no action is waiting for its choices after a roll, so there is nothing to cancel")]
+    NothingToCancel,
+    #[error("`{0}` was rolled: make its choices or cancel it first")]
+    AwaitingChoice(String),
     #[error("the rules failed: {0}")]
     Rule(#[from] RuleError),
 }
@@ -264,7 +268,8 @@ impl Engine {
                 match_number: 0,
                 seat: 0,
                 phase: 0,
-                used: vec![0; rules.actions.len()],
+                used: vec![0; rules.budget_names.len()],
+                pending: None,
             },
             outcome: None,
             script_data: Default::default(),
@@ -333,6 +338,7 @@ impl Engine {
         let fallible = self.flow_fallible
             || match action.kind {
                 ActionKind::Rule(a) => self.rules.actions[a as usize].fallible,
+                ActionKind::Cancel => false,
                 _ => self.rules.turn_end.fallible,
             };
         let snapshot = fallible.then(|| state.clone());
@@ -368,24 +374,42 @@ impl Engine {
                 }
                 Ok(())
             }),
+            ActionKind::Cancel => {
+                if let Some(pending) = state.turn.pending.take() {
+                    events.push_with(|| Event::Cancelled { action: pending.action });
+                }
+                Ok(())
+            }
             ActionKind::Rule(index) => {
                 let mut frame = std::mem::take(&mut self.frame);
                 let result = self.with_cx(state, events, |cx| {
                     let rule = &cx.rules.actions[index as usize];
-                    frame.clear();
-                    frame.resize(rule.frame.max(1) as usize, Value::Nil);
-                    frame[0] = Value::Seat(seat);
-                    for (i, param) in rule.params.iter().enumerate() {
-                        frame[1 + i] = legal::arg_value(param.kind, action.args[i]);
+                    legal::fill_frame(&mut frame, rule, seat, action);
+                    if let Some(pending) = cx.state.turn.pending.take() {
+                        // The second step: the dice were rolled in the first.
+                        for (i, roll) in pending.rolls.into_iter().enumerate() {
+                            frame[rule.roll_slot(i) as usize] = Value::Int(roll);
+                        }
+                    } else {
+                        cx.state.turn.used[rule.budget_slot as usize] += 1;
+                        for (i, (name, expr)) in rule.rolls.iter().enumerate() {
+                            cx.roll_name = if cx.events.enabled() { Some(name.clone()) } else { None };
+                            let value = eval::eval(cx, expr, &frame)
+                                .map_err(|e| e.context(&format!("actions.{}.rolls.{name}", rule.id)))?;
+                            frame[rule.roll_slot(i) as usize] = value;
+                        }
+                        cx.roll_name = None;
+                        eval::exec(cx, &rule.on_roll, &mut frame)
+                            .map_err(|e| e.context(&format!("actions.{}.on_roll", rule.id)))?;
+                        if rule.is_staged() {
+                            let rolls =
+                                (0..rule.rolls.len()).map(|i| frame[rule.roll_slot(i) as usize].as_int()).collect();
+                            cx.state.turn.pending =
+                                Some(state::PendingAction { action: index, args: action.args, rolls });
+                            cx.events.push_with(|| Event::AwaitingChoice { action: index });
+                            return Ok(());
+                        }
                     }
-                    cx.state.turn.used[index as usize] += 1;
-                    for (i, (name, expr)) in rule.rolls.iter().enumerate() {
-                        cx.roll_name = if cx.events.enabled() { Some(name.clone()) } else { None };
-                        let value = eval::eval(cx, expr, &frame)
-                            .map_err(|e| e.context(&format!("actions.{}.rolls.{name}", rule.id)))?;
-                        frame[rule.roll_slot(i) as usize] = value;
-                    }
-                    cx.roll_name = None;
                     if let Some(success) = &rule.success {
                         let ok = eval::eval_bool(cx, success, &frame)
                             .map_err(|e| e.context(&format!("actions.{}.success", rule.id)))?;
@@ -491,7 +515,7 @@ impl Engine {
     /// the seat owns. A formula that fails counts as 0.
     pub fn standing(&mut self, state: &GameState, seat: u8) -> f64 {
         let end = &self.rules.end;
-        let Some(formula) = end.score.as_ref().or(end.draw_shares.as_ref()) else {
+        let Some(formula) = self.rules.ai_standing.as_ref().or(end.score.as_ref()).or(end.draw_shares.as_ref()) else {
             return f64::from(state.owned_count(seat));
         };
         let mut frame = [Value::Nil; 8];
@@ -566,8 +590,14 @@ fn score_action_by_eval(
     action: &Action,
 ) -> Option<(f64, Option<f64>)> {
     let rule = &rules.actions[index as usize];
-    let score = rule.ai_score.as_ref()?;
+    let awaiting = state.turn.pending.as_ref().is_some_and(|p| p.action == index);
+    let score = if rule.is_staged() && !awaiting { rule.ai_start_score.as_ref() } else { rule.ai_score.as_ref() };
+    let Some(score) = score else {
+        // A staged action without a start score is worth starting at 0, like an unscored one.
+        return rule.ai_score.as_ref().map(|_| (0.0, rule.ai_min));
+    };
     legal::fill_frame(frame, rule, state.turn.seat, action);
+    legal::fill_pending_rolls(frame, rule, index, state);
     let mut odds = odds::OddsCx { cache: odds, action: index };
     let mut cx = eval::ReadCx { rules, state, scratch, odds: Some(&mut odds) };
     eval::eval(&mut cx, score, frame).ok().map(|v| (v.as_num(), rule.ai_min))

@@ -3,11 +3,12 @@
 
 use serde_json::Value as Json;
 
-use super::action::{Action, ActionKind, ActionRecord};
+use super::action::{Action, ActionKind, ActionRecord, NOT_CHOSEN};
 use super::state::GameState;
 use crate::defs::ParamKind;
 use crate::diag::did_you_mean;
 use crate::rules::Ruleset;
+use crate::rules::ir::{held_arg, held_of_arg};
 
 /// The readable form of an action taken by `seat`.
 pub fn to_record(rules: &Ruleset, state: &GameState, seat: u8, action: &Action) -> ActionRecord {
@@ -15,11 +16,16 @@ pub fn to_record(rules: &Ruleset, state: &GameState, seat: u8, action: &Action) 
     match action.kind {
         ActionKind::Pass => record.action = "pass".into(),
         ActionKind::Leave => record.action = "leave".into(),
+        ActionKind::Cancel => record.action = "cancel".into(),
         ActionKind::Rule(index) => {
             let rule = &rules.actions[index as usize];
             record.action = rule.id.clone();
             for (i, param) in rule.params.iter().enumerate() {
                 let arg = action.args[i];
+                if arg == NOT_CHOSEN {
+                    // An `after_roll` choice of the action's first step.
+                    continue;
+                }
                 let value = match param.kind {
                     ParamKind::Space => match state.board.get_space(arg as u32) {
                         Some(space) => Json::String(space.label.clone()),
@@ -27,6 +33,27 @@ pub fn to_record(rules: &Ruleset, state: &GameState, seat: u8, action: &Action) 
                     },
                     ParamKind::Seat | ParamKind::Piece => Json::from(arg + 1),
                     ParamKind::Number => Json::from(arg),
+                    ParamKind::Item => match rules.items.get(arg as usize) {
+                        Some(item) => Json::String(item.id.clone()),
+                        None => Json::from(arg),
+                    },
+                    ParamKind::Held => match held_of_arg(arg).as_held() {
+                        Some((piece, position)) => {
+                            let item = state
+                                .pieces
+                                .get(piece as usize)
+                                .and_then(|p| p.items.get(position as usize))
+                                .and_then(|h| rules.items.get(h.item as usize));
+                            // The position identifies it; the item's id (as it is in `state`) is
+                            // for people.
+                            let mut held = serde_json::json!({ "piece": piece + 1, "position": position + 1 });
+                            if let Some(item) = item {
+                                held["item"] = Json::from(item.id.clone());
+                            }
+                            held
+                        }
+                        None => Json::from(arg),
+                    },
                 };
                 record.args.insert(param.name.clone(), value);
             }
@@ -49,6 +76,7 @@ pub fn from_record(rules: &Ruleset, state: &GameState, record: &ActionRecord) ->
     let action = match record.action.as_str() {
         "pass" => Action::pass(),
         "leave" => Action::leave(),
+        "cancel" => Action::cancel(),
         id => {
             let Some(index) = rules.action_index(id) else {
                 let mut known: Vec<&str> = rules.actions.iter().map(|a| a.id.as_str()).collect();
@@ -59,7 +87,11 @@ pub fn from_record(rules: &Ruleset, state: &GameState, record: &ActionRecord) ->
                 return Err(format!("unknown action `{id}`{hint}"));
             };
             let rule = &rules.actions[index];
+            let chosen = if awaiting(state, index as u16) { rule.params.len() } else { rule.before_roll };
             for name in record.args.keys() {
+                if let Some(later) = rule.params[chosen..].iter().find(|p| &p.name == name) {
+                    return Err(format!("`{id}`: `{}` is chosen after the roll, in a second step", later.name));
+                }
                 if rule.params.iter().all(|p| &p.name != name) {
                     let hint = did_you_mean(name, rule.params.iter().map(|p| p.name.as_str()))
                         .map(|s| format!("; did you mean `{s}`?"))
@@ -67,12 +99,12 @@ pub fn from_record(rules: &Ruleset, state: &GameState, record: &ActionRecord) ->
                     return Err(format!("`{id}` has no parameter `{name}`{hint}"));
                 }
             }
-            let mut args = Vec::with_capacity(rule.params.len());
-            for param in &rule.params {
+            let mut args = vec![NOT_CHOSEN; rule.params.len()];
+            for (i, param) in rule.params[..chosen].iter().enumerate() {
                 let Some(value) = record.args.get(&param.name) else {
                     return Err(format!("`{id}` needs `{}`", param.name));
                 };
-                args.push(parse_arg(state, param.kind, &param.name, value)?);
+                args[i] = parse_arg(rules, state, seat, param.kind, &param.name, value)?;
             }
             Action::rule(index as u16, &args)
         }
@@ -80,7 +112,27 @@ pub fn from_record(rules: &Ruleset, state: &GameState, record: &ActionRecord) ->
     Ok((seat, action))
 }
 
-fn parse_arg(state: &GameState, kind: ParamKind, name: &str, value: &Json) -> Result<i64, String> {
+/// Whether the action is the one whose `after_roll` choices are awaited.
+fn awaiting(state: &GameState, index: u16) -> bool {
+    state.turn.pending.as_ref().is_some_and(|p| p.action == index)
+}
+
+fn parse_arg(
+    rules: &Ruleset,
+    state: &GameState,
+    seat: u8,
+    kind: ParamKind,
+    name: &str,
+    value: &Json,
+) -> Result<i64, String> {
+    let item_index = |id: &str| -> Result<u16, String> {
+        rules.item_index(id).map(|i| i as u16).ok_or_else(|| {
+            let hint = did_you_mean(id, rules.items.iter().map(|i| i.id.as_str()))
+                .map(|s| format!("; did you mean `{s}`?"))
+                .unwrap_or_default();
+            format!("`{name}`: no item is called `{id}`{hint}")
+        })
+    };
     match kind {
         ParamKind::Space => {
             let label = match value {
@@ -100,5 +152,50 @@ fn parse_arg(state: &GameState, kind: ParamKind, name: &str, value: &Json) -> Re
             _ => Err(format!("`{name}` is a number from 1, not {value}")),
         },
         ParamKind::Number => value.as_i64().ok_or_else(|| format!("`{name}` is a whole number, not {value}")),
+        ParamKind::Item => match value {
+            Json::String(id) => item_index(id).map(i64::from),
+            other => Err(format!("`{name}` is an item id, not {other}")),
+        },
+        // A held item: `{ "piece": 3, "position": 2 }`, `{ "piece": 3, "item": "pistol" }`, or
+        // just the item's id for the acting seat's first piece holding one.
+        ParamKind::Held => {
+            if let Json::Object(map) = value
+                && let (Some(piece), Some(position)) =
+                    (map.get("piece").and_then(Json::as_i64), map.get("position").and_then(Json::as_i64))
+            {
+                if piece < 1 || !(1..=256).contains(&position) {
+                    return Err(format!("`{name}`: pieces and positions are numbered from 1"));
+                }
+                return Ok(held_arg((piece - 1) as u32, (position - 1) as u8));
+            }
+            let (piece, id) = match value {
+                Json::String(id) => (None, id.as_str()),
+                Json::Object(map) => {
+                    match (map.get("piece").and_then(Json::as_i64), map.get("item").and_then(Json::as_str)) {
+                        (Some(piece), Some(id)) if piece >= 1 => (Some((piece - 1) as usize), id),
+                        _ => {
+                            return Err(format!(
+                                "`{name}` is written {{ \"piece\": N, \"item\": \"id\" }}, not {value}"
+                            ));
+                        }
+                    }
+                }
+                other => return Err(format!("`{name}` is an item id, not {other}")),
+            };
+            let item = item_index(id)?;
+            let holders: Vec<usize> = match piece {
+                Some(p) => vec![p],
+                None => (0..state.pieces.len())
+                    .filter(|&p| state.pieces[p].alive && state.pieces[p].owner == seat)
+                    .collect(),
+            };
+            holders
+                .into_iter()
+                .find_map(|p| {
+                    let position = state.pieces.get(p)?.items.iter().position(|h| h.item == item)?;
+                    Some(held_arg(p as u32, position as u8))
+                })
+                .ok_or_else(|| format!("`{name}`: no piece holds `{id}`"))
+        }
     }
 }

@@ -86,6 +86,17 @@ pub fn event_json(rules: &Ruleset, state: &GameState, event: &Event) -> Json {
             "from": from.map_or(Json::Null, |s| space(state, s)), "to": to.map_or(Json::Null, |s| space(state, s)),
         }),
         Event::PieceRemoved { piece } => json!({ "event": "piece_removed", "piece": piece + 1 }),
+        Event::ItemGiven { piece, position, item, charges } => json!({
+            "event": "item_given", "piece": piece + 1, "position": position + 1,
+            "item": rules.items[*item as usize].id, "charges": charges,
+        }),
+        Event::ChargesChanged { piece, position, from, to } => json!({
+            "event": "charges_changed", "piece": piece + 1, "position": position + 1, "from": from, "to": to,
+        }),
+        Event::AwaitingChoice { action } => {
+            json!({ "event": "awaiting_choice", "action": rules.actions[*action as usize].id })
+        }
+        Event::Cancelled { action } => json!({ "event": "cancelled", "action": rules.actions[*action as usize].id }),
         Event::Shuffled { deck } => json!({ "event": "shuffled", "deck": rules.decks[*deck as usize].id }),
         Event::CardsDrawn { seat: s, deck, cards } => json!({
             "event": "cards_drawn", "seat": seat(*s), "deck": rules.decks[*deck as usize].id,

@@ -51,6 +51,29 @@ pub struct Piece {
     pub alive: bool,
     /// Stat values by the ruleset's stat index.
     pub stats: Vec<i64>,
+    /// Items the piece holds, in the order received; an item given for an occupied slot takes
+    /// the old one's position.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<HeldItem>,
+}
+
+/// An item a piece holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeldItem {
+    /// The item's index in the ruleset.
+    pub item: u16,
+    /// Ammunition, uses: never below 0.
+    pub charges: i64,
+}
+
+/// An action whose dice are rolled and whose `after_roll` choices are still to be made.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PendingAction {
+    pub action: u16,
+    /// The arguments chosen before the roll (the rest are 0).
+    pub args: [i64; crate::game::action::MAX_PARAMS],
+    /// The values of the action's rolls, in order.
+    pub rolls: Vec<i64>,
 }
 
 /// A deck's piles (card indices; the top of the draw pile is the end of the vector).
@@ -73,8 +96,12 @@ pub struct TurnState {
     pub seat: u8,
     /// The current phase index.
     pub phase: u16,
-    /// How often each action was taken in the current phase.
+    /// How often each action (or action group: see `Ruleset::budget_slots`) was taken in the
+    /// current phase.
     pub used: Vec<u32>,
+    /// An action rolled but not finished: only its completions or cancelling are legal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending: Option<PendingAction>,
 }
 
 /// How a game ended.
@@ -196,7 +223,15 @@ impl GameState {
             pieces: Vec::new(),
             decks: Vec::new(),
             vars: Vec::new(),
-            turn: TurnState { number: 0, round: 0, match_number: 0, seat: 0, phase: 0, used: Vec::new() },
+            turn: TurnState {
+                number: 0,
+                round: 0,
+                match_number: 0,
+                seat: 0,
+                phase: 0,
+                used: Vec::new(),
+                pending: None,
+            },
             outcome: None,
             script_data: BTreeMap::new(),
             owned: Vec::new(),

@@ -281,6 +281,8 @@ pub(crate) fn to_lua(value: Value) -> LuaValue {
         Value::Seat(s) => LuaValue::Integer(i64::from(s) + 1),
         Value::Space(s) | Value::Piece(s) => LuaValue::Integer(i64::from(s) + 1),
         Value::Id(i) => LuaValue::Integer(i64::from(i) + 1),
+        // A held item as its action argument (`piece * 256 + position`, both from 0).
+        Value::Held(..) => LuaValue::Integer(value.as_int()),
     }
 }
 

@@ -7,12 +7,12 @@ use std::collections::BTreeSet;
 use indexmap::IndexMap;
 
 use super::ir::{
-    ArithOp, AssignMode, Block, CmpOp, DiceMode, Expr, Func, IdKind, Leaf, LoopKind, Place, Proc, Read, Stmt, Type,
-    Value,
+    Aggregate, AggregateOp, ArithOp, AssignMode, Block, CmpOp, DiceMode, Expr, Func, IdKind, ItemField, Leaf, LoopKind,
+    Place, Proc, Read, Stmt, Type, Value,
 };
 use super::{
-    ActionRule, CounterInfo, DeckInfo, EndRule, Formula, HookRef, HookSource, ParamRule, ParamSource, PhaseRule,
-    PieceKindInfo, Program, Ruleset, TerrainInfo, TriggerRule,
+    ActionRule, CounterInfo, DeckInfo, EndRule, Formula, HookRef, HookSource, ItemInfo, ParamRule, ParamSource,
+    PhaseRule, PieceKindInfo, Program, Ruleset, TerrainInfo, TriggerRule,
 };
 use crate::defs::{self, CounterDecl, Manifest, ModData, ParamKind};
 use crate::diag::did_you_mean;
@@ -79,6 +79,11 @@ struct Names {
     actions: Vec<String>,
     sides: Vec<String>,
     cards: Vec<String>,
+    items: Vec<String>,
+    item_stats: Vec<String>,
+    item_slots: Vec<String>,
+    /// Budget slots: every action, then every action group.
+    budgets: Vec<String>,
 }
 
 impl Names {
@@ -101,8 +106,27 @@ impl Names {
             actions: data.actions.keys().cloned().collect(),
             sides: data.seats.sides.iter().map(|s| s.id.clone()).collect(),
             cards: data.cards.keys().cloned().collect(),
+            items: data.items.keys().cloned().collect(),
+            item_stats: first_appearances(data.items.values().flat_map(|i| i.stats.keys())),
+            item_slots: first_appearances(data.items.values().filter_map(|i| i.slot.as_ref())),
+            budgets: [
+                data.actions.keys().cloned().collect(),
+                first_appearances(data.actions.values().filter_map(|a| a.group.as_ref())),
+            ]
+            .concat(),
         }
     }
+}
+
+/// Distinct names in the order they first appear.
+fn first_appearances<'a>(names: impl Iterator<Item = &'a String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for name in names {
+        if !out.contains(name) {
+            out.push(name.clone());
+        }
+    }
+    out
 }
 
 fn index_of(list: &[String], name: &str) -> Option<u16> {
@@ -219,7 +243,7 @@ impl Compiler<'_> {
         let vars = self.key("vars", |c| c.counters(&data.vars, true));
         let terrain = self.key("terrain", |c| c.terrain(data));
         let piece_kinds = self.key("pieces", |c| c.piece_kinds(data, &stats));
-        self.key("items", |c| c.items(data));
+        let items = self.key("items", |c| c.items(data));
         let card_ids: Vec<String> = data.cards.keys().cloned().collect();
         let decks = self.key("decks", |c| c.decks(data, &card_ids));
         self.key("board", |c| c.board_terrain(data));
@@ -261,6 +285,7 @@ impl Compiler<'_> {
                 .collect::<Vec<_>>()
         });
         let end = self.key("end", |c| c.end(&data.end));
+        let ai_standing = self.key("ai", |c| c.seat_formula("standing", &data.ai.standing, Type::Num));
         Ruleset {
             manifest,
             data: data.clone(),
@@ -271,6 +296,11 @@ impl Compiler<'_> {
             stats,
             vars,
             piece_kinds,
+            items,
+            item_stats: self.names.item_stats.clone(),
+            item_slots: self.names.item_slots.clone(),
+            budget_names: self.names.budgets.clone(),
+            ai_standing,
             card_ids,
             decks,
             actions,
@@ -393,10 +423,14 @@ impl Compiler<'_> {
                             }
                         }
                     });
+                    let mut items = Vec::new();
                     for (i, item) in def.items.iter().enumerate() {
-                        if !data.items.contains_key(item) {
-                            let known: Vec<String> = data.items.keys().cloned().collect();
-                            c.key("items", |c| c.index(i, |c| c.unknown(None, "item", item, &known)));
+                        match index_of(&c.names.items, item) {
+                            Some(index) => items.push(index),
+                            None => {
+                                let known = c.names.items.clone();
+                                c.key("items", |c| c.index(i, |c| c.unknown(None, "item", item, &known)));
+                            }
                         }
                     }
                     let mut move_costs: Vec<u32> =
@@ -418,20 +452,56 @@ impl Compiler<'_> {
                             .unwrap_or_else(|| id.chars().take(1).collect::<String>().to_uppercase()),
                         stats: values,
                         move_costs,
+                        items,
                     }
                 })
             })
             .collect()
     }
 
-    fn items(&mut self, data: &ModData) {
-        for (id, item) in &data.items {
-            if let Some(price) = item.price
-                && price < 0
-            {
-                self.key(id, |c| c.key("price", |c| c.problem(None, "a price cannot be negative", None)));
-            }
-        }
+    fn items(&mut self, data: &ModData) -> Vec<ItemInfo> {
+        data.items
+            .iter()
+            .map(|(id, item)| {
+                self.key(id, |c| check_field_name(c, id));
+                if let Some(price) = item.price
+                    && price < 0
+                {
+                    self.key(id, |c| c.key("price", |c| c.problem(None, "a price cannot be negative", None)));
+                }
+                if item.charges < 0 {
+                    self.key(id, |c| c.key("charges", |c| c.problem(None, "charges cannot be negative", None)));
+                }
+                for name in item.stats.keys() {
+                    self.key(id, |c| {
+                        c.key("stats", |c| {
+                            c.key(name, |c| {
+                                if matches!(name.as_str(), "price" | "charges" | "kind" | "holder" | "slot") {
+                                    let message =
+                                        format!("`{name}` is a field every item has; name this stat otherwise");
+                                    c.problem(None, message, None);
+                                }
+                                check_field_name(c, name);
+                            })
+                        })
+                    });
+                }
+                let mut stats = vec![0; self.names.item_stats.len()];
+                for (name, value) in &item.stats {
+                    if let Some(i) = index_of(&self.names.item_stats, name) {
+                        stats[i as usize] = *value;
+                    }
+                }
+                ItemInfo {
+                    id: id.clone(),
+                    label: item.label.clone().unwrap_or_else(|| id.clone()),
+                    price: item.price.unwrap_or(0),
+                    slot: item.slot.as_ref().and_then(|slot| index_of(&self.names.item_slots, slot)),
+                    charges: item.charges.max(0),
+                    stats,
+                }
+            })
+            .collect()
     }
 
     fn decks(&mut self, data: &ModData, card_ids: &[String]) -> Vec<DeckInfo> {
@@ -507,9 +577,21 @@ impl Compiler<'_> {
                 }
             }
         });
-        if params.len() > 4 {
-            self.key("params", |c| c.problem(None, "an action has at most 4 parameters", None));
-            params.truncate(4);
+        let before_roll = params.len();
+        // The `after_roll` choices come after `params` in the frame, and before the rolls, so
+        // an action's arguments stay contiguous; their names become visible only once the rolls
+        // are compiled, since the rolls are made before they are chosen.
+        let after_slots: Vec<u16> = def.after_roll.iter().map(|_| scope.push("", Type::Nil, true)).collect();
+        if params.len() + after_slots.len() > 4 {
+            self.problem(None, "an action has at most 4 parameters (`params` and `after_roll` together)", None);
+        }
+        if !def.after_roll.is_empty() && def.rolls.is_empty() {
+            self.key("after_roll", |c| c.problem(None, "`after_roll` choices need `rolls` to come after", None));
+        }
+        if def.after_roll.is_empty() && def.cancel_label.is_some() {
+            self.key("cancel_label", |c| {
+                c.problem(None, "only actions with `after_roll` choices can be cancelled", None)
+            });
         }
         let when = def.when.as_ref().and_then(|w| self.key("when", |c| c.condition(w, &mut scope)));
         let params_scope = scope.clone();
@@ -528,7 +610,21 @@ impl Compiler<'_> {
                 })
             }
         });
+        let on_roll = self.key("on_roll", |c| c.block(&def.on_roll, &mut scope));
         scope.allow.dice = false;
+        self.key("after_roll", |c| {
+            for (i, param) in def.after_roll.iter().enumerate() {
+                if let Some(rule) = c.index(i, |c| c.param_at(param, &mut scope, Some(after_slots[i]))) {
+                    params.push(rule);
+                }
+            }
+        });
+        if params.len() > 4 {
+            params.truncate(4);
+        }
+        // Scores after the roll see everything chosen and rolled.
+        let mut chosen_scope = scope.clone();
+        chosen_scope.allow = Allow { dice: false, odds: true };
         let success = def.success.as_ref().and_then(|s| self.key("success", |c| c.condition(s, &mut scope)));
         if success.is_none() && (!def.on_success.is_empty() || !def.on_failure.is_empty()) && def.success.is_none() {
             self.problem(None, "`on_success`/`on_failure` need a `success` condition", None);
@@ -557,13 +653,35 @@ impl Compiler<'_> {
                 })
                 .collect()
         });
-        let (ai_score, ai_min) = match &def.ai {
+        let staged = before_roll < params.len();
+        let (ai_score, ai_start_score, ai_min) = match &def.ai {
             Some(ai) => {
-                let score = self
-                    .key("ai", |c| c.key("score", |c| c.odds_expr(&ai.score, &mut odds_scope.clone(), has_success)));
-                (score, ai.min)
+                let mut score_scope = if staged { chosen_scope.clone() } else { odds_scope.clone() };
+                let score =
+                    self.key("ai", |c| c.key("score", |c| c.odds_expr(&ai.score, &mut score_scope, has_success)));
+                let start = ai.start_score.as_ref().and_then(|text| {
+                    if !staged {
+                        self.key("ai", |c| {
+                            c.key("start_score", |c| {
+                                c.problem(None, "`start_score` is for actions with `after_roll` choices", None)
+                            })
+                        });
+                        return None;
+                    }
+                    self.key("ai", |c| {
+                        c.key("start_score", |c| c.odds_expr(text, &mut odds_scope.clone(), has_success))
+                    })
+                });
+                (score, start, ai.min)
             }
-            None => (None, None),
+            None => (None, None, None),
+        };
+        let budget_slot = match &def.group {
+            Some(group) => {
+                self.key("group", |c| check_field_name(c, group));
+                index_of(&self.names.budgets, group).unwrap_or(0)
+            }
+            None => index_of(&self.names.actions, id).unwrap_or(0),
         };
         ActionRule {
             id: id.to_string(),
@@ -572,15 +690,20 @@ impl Compiler<'_> {
             params,
             when,
             rolls,
+            on_roll,
             success,
             on_success,
             on_failure,
             effect,
             preview,
+            before_roll,
+            cancel_label: def.cancel_label.clone().unwrap_or_else(|| format!("Cancel {}", def.label.to_lowercase())),
+            budget_slot,
             ai_score_is_chance: matches!(ai_score, Some(Expr::Chance)),
             ai_score,
+            ai_start_score,
             ai_min,
-            frame: frame.max(odds_scope.frame) as u16,
+            frame: frame.max(odds_scope.frame).max(chosen_scope.frame) as u16,
             fallible,
         }
     }
@@ -598,6 +721,11 @@ impl Compiler<'_> {
     }
 
     fn param(&mut self, def: &defs::ParamDef, scope: &mut Scope) -> Option<ParamRule> {
+        self.param_at(def, scope, None)
+    }
+
+    /// Compiles a parameter bound to a new frame slot, or to the reserved slot `bind`.
+    fn param_at(&mut self, def: &defs::ParamDef, scope: &mut Scope, bind: Option<u16>) -> Option<ParamRule> {
         check_name(self, &def.name);
         if scope.lookup(&def.name).is_some() {
             self.key("name", |c| c.problem(None, format!("`{}` is already a parameter name", def.name), None));
@@ -605,21 +733,40 @@ impl Compiler<'_> {
         let seat_expr = |c: &mut Self, key: &str, text: &str, scope: &mut Scope| -> Option<Expr> {
             c.key(key, |c| c.typed(text, scope, Some(Type::Seat)).map(|(e, _)| e))
         };
+        let space_expr = |c: &mut Self, key: &str, text: &str, scope: &mut Scope| -> Option<Expr> {
+            c.key(key, |c| c.typed(text, scope, Some(Type::Space)).map(|(e, _)| e))
+        };
+        let sources_given = [def.owned_by.is_some(), def.adjacent_to.is_some(), def.reachable_from.is_some()];
+        if def.kind == ParamKind::Space && sources_given.iter().filter(|&&given| given).count() > 1 {
+            self.problem(
+                None,
+                "give one of `owned_by`, `adjacent_to` and `reachable_from`, not several (use `where` for the others)",
+                None,
+            );
+        }
+        if def.reachable_from.is_some() != def.steps.is_some() {
+            self.problem(None, "`reachable_from` and `steps` go together", None);
+        }
         let source = match def.kind {
-            ParamKind::Space => match (&def.owned_by, &def.adjacent_to) {
-                (Some(_), Some(_)) => {
-                    self.problem(
-                        None,
-                        "give either `owned_by` or `adjacent_to`, not both (use `where` for the other)",
-                        None,
-                    );
-                    ParamSource::AllSpaces
+            ParamKind::Space => match (&def.owned_by, &def.adjacent_to, &def.reachable_from, &def.steps) {
+                (Some(owner), _, _, _) => ParamSource::SpacesOwnedBy(seat_expr(self, "owned_by", owner, scope)?),
+                (None, Some(space), _, _) => ParamSource::AdjacentTo(space_expr(self, "adjacent_to", space, scope)?),
+                (None, None, Some(from), Some(steps)) => {
+                    let from = space_expr(self, "reachable_from", from, scope);
+                    let steps = self.key("steps", |c| c.typed(steps, scope, Some(Type::Int)).map(|(e, _)| e));
+                    ParamSource::Reachable(from?, steps?)
                 }
-                (Some(owner), None) => ParamSource::SpacesOwnedBy(seat_expr(self, "owned_by", owner, scope)?),
-                (None, Some(space)) => ParamSource::AdjacentTo(
-                    self.key("adjacent_to", |c| c.typed(space, scope, Some(Type::Space)).map(|(e, _)| e))?,
+                _ => ParamSource::AllSpaces,
+            },
+            ParamKind::Item => ParamSource::Items,
+            ParamKind::Held => match &def.held_by {
+                Some(holder) => ParamSource::HeldBy(
+                    self.key("held_by", |c| c.typed(holder, scope, Some(Type::Piece)).map(|(e, _)| e))?,
                 ),
-                (None, None) => ParamSource::AllSpaces,
+                None => {
+                    self.problem(None, "a `held` parameter needs `held_by`: the piece whose items are offered", None);
+                    return None;
+                }
             },
             ParamKind::Piece => match &def.owned_by {
                 Some(owner) => ParamSource::PiecesOwnedBy(seat_expr(self, "owned_by", owner, scope)?),
@@ -641,21 +788,39 @@ impl Compiler<'_> {
                 ParamSource::Numbers(min?, max?)
             }
         };
-        if def.kind != ParamKind::Space && def.adjacent_to.is_some() {
-            self.key("adjacent_to", |c| c.problem(None, "`adjacent_to` is only for space parameters", None));
+        for (key, given) in [
+            ("adjacent_to", def.adjacent_to.is_some()),
+            ("reachable_from", def.reachable_from.is_some()),
+            ("steps", def.steps.is_some()),
+        ] {
+            if def.kind != ParamKind::Space && given {
+                self.key(key, |c| c.problem(None, format!("`{key}` is only for space parameters"), None));
+            }
         }
-        if matches!(def.kind, ParamKind::Seat | ParamKind::Number) && def.owned_by.is_some() {
+        if !matches!(def.kind, ParamKind::Space | ParamKind::Piece) && def.owned_by.is_some() {
             self.key("owned_by", |c| c.problem(None, "`owned_by` is only for space and piece parameters", None));
+        }
+        if def.kind != ParamKind::Held && def.held_by.is_some() {
+            self.key("held_by", |c| c.problem(None, "`held_by` is only for `held` parameters", None));
         }
         let ty = match def.kind {
             ParamKind::Space => Type::Space,
             ParamKind::Seat => Type::Seat,
             ParamKind::Piece => Type::Piece,
             ParamKind::Number => Type::Int,
+            ParamKind::Item => Type::Id(IdKind::Item),
+            ParamKind::Held => Type::Held,
         };
-        scope.push(&def.name, ty, true);
+        let slot = match bind {
+            Some(slot) => {
+                let info = &mut scope.slots[slot as usize];
+                info.name = def.name.clone();
+                info.ty = ty;
+                slot
+            }
+            None => scope.push(&def.name, ty, true),
+        };
         let filter = def.filter.as_ref().and_then(|f| self.key("where", |c| c.condition(f, scope)));
-        let slot = (scope.visible - 1) as u16;
         Some(ParamRule {
             name: def.name.clone(),
             kind: def.kind,
@@ -673,7 +838,7 @@ impl Compiler<'_> {
                 id: "main".into(),
                 label: "Main".into(),
                 actions: all,
-                budget: vec![u32::MAX; data.actions.len()],
+                budget: vec![u32::MAX; self.names.budgets.len()],
                 may_pass: true,
                 pass_label: data.turn.pass_label.clone(),
                 on_start: Program::default(),
@@ -700,12 +865,14 @@ impl Compiler<'_> {
                         if phase.actions.is_empty() {
                             actions = all.clone();
                         }
-                        let mut budget = vec![u32::MAX; data.actions.len()];
+                        let mut budget = vec![u32::MAX; c.names.budgets.len()];
                         c.key("budget", |c| {
                             for (name, limit) in &phase.budget {
-                                match index_of(&c.names.actions, name) {
+                                match index_of(&c.names.budgets, name) {
                                     Some(a) => budget[a as usize] = *limit,
-                                    None => c.key(name, |c| c.unknown(None, "action", name, &c.names.actions.clone())),
+                                    None => c.key(name, |c| {
+                                        c.unknown(None, "action or action group", name, &c.names.budgets.clone())
+                                    }),
                                 }
                             }
                         });
@@ -725,20 +892,22 @@ impl Compiler<'_> {
         })
     }
 
+    /// A formula about `seat` (slot 1; `me`, slot 0, is the seat to move).
+    fn seat_formula(&mut self, key: &str, text: &Option<String>, want: Type) -> Option<Formula> {
+        let text = text.as_ref()?;
+        self.key(key, |c| {
+            let mut scope = Scope::new(Allow::default());
+            scope.push("seat", Type::Seat, true);
+            let (expr, _) = c.typed(text, &mut scope, Some(want))?;
+            Some(Formula { expr, frame: scope.frame as u16 })
+        })
+    }
+
     fn end(&mut self, def: &defs::EndDef) -> EndRule {
-        let seat_formula = |c: &mut Self, key: &str, text: &Option<String>, want: Type| -> Option<Formula> {
-            let text = text.as_ref()?;
-            c.key(key, |c| {
-                let mut scope = Scope::new(Allow::default());
-                scope.push("seat", Type::Seat, true);
-                let (expr, _) = c.typed(text, &mut scope, Some(want))?;
-                Some(Formula { expr, frame: scope.frame as u16 })
-            })
-        };
-        let eliminate = seat_formula(self, "eliminate", &def.eliminate, Type::Bool);
-        let win = seat_formula(self, "win", &def.win, Type::Bool);
-        let draw_shares = seat_formula(self, "draw_shares", &def.draw_shares, Type::Int);
-        let score = seat_formula(self, "score", &def.score, Type::Int);
+        let eliminate = self.seat_formula("eliminate", &def.eliminate, Type::Bool);
+        let win = self.seat_formula("win", &def.win, Type::Bool);
+        let draw_shares = self.seat_formula("draw_shares", &def.draw_shares, Type::Int);
+        let score = self.seat_formula("score", &def.score, Type::Int);
         if def.turn_limit == 0 {
             self.key("turn_limit", |c| c.problem(None, "the turn limit must be at least 1", None));
         }
@@ -799,7 +968,7 @@ impl Compiler<'_> {
                     ParamKind::Seat => (LoopKind::Seat, Type::Seat, "seat"),
                     ParamKind::Space => (LoopKind::Space, Type::Space, "space"),
                     ParamKind::Piece => (LoopKind::Piece, Type::Piece, "piece"),
-                    ParamKind::Number => {
+                    ParamKind::Number | ParamKind::Item | ParamKind::Held => {
                         self.key("for_each", |c| c.problem(None, "loops run over `seat`, `space` or `piece`", None));
                         return None;
                     }
@@ -868,6 +1037,7 @@ impl Compiler<'_> {
             "draw" => (Proc::Draw, vec![]),
             "deal_spaces" => (Proc::DealSpaces, vec![]),
             "remove" => (Proc::Remove, vec![Type::Piece]),
+            "give" => (Proc::Give, vec![Type::Piece, Type::Id(IdKind::Item)]),
             "log" => (Proc::Log, vec![Type::Text]),
             "place" | "shuffle" | "draw_cards" => {
                 let Some(first) = args.first() else {
@@ -1007,6 +1177,15 @@ impl Compiler<'_> {
                             }
                         },
                     },
+                    Type::Held if field == "charges" => Some((Place::HeldCharges(base_expr), Type::Int)),
+                    Type::Held => {
+                        self.problem(
+                            Some(*field_span),
+                            format!("only `charges` of a held item can be assigned, not `{field}`"),
+                            None,
+                        );
+                        None
+                    }
                     other => {
                         self.problem(Some(base.span), format!("{} has no fields to assign", other.describe()), None);
                         None
@@ -1049,7 +1228,7 @@ impl Compiler<'_> {
         let (expr, ty) = self.expr(ast, scope)?;
         let fits = ty == want
             || (want == Type::Num && ty == Type::Int)
-            || (ty == Type::Nil && matches!(want, Type::Seat | Type::Space | Type::Piece));
+            || (ty == Type::Nil && matches!(want, Type::Seat | Type::Space | Type::Piece | Type::Held));
         if !fits {
             self.problem(Some(ast.span), format!("expected {}, found {}", want.describe(), ty.describe()), None);
             return None;
@@ -1063,6 +1242,7 @@ impl Compiler<'_> {
             IdKind::PieceKind => (&self.names.piece_kinds, "piece kind"),
             IdKind::Phase => (&self.names.phases, "phase"),
             IdKind::Side => (&self.names.sides, "side"),
+            IdKind::Item => (&self.names.items, "item"),
         };
         match index_of(list, name) {
             Some(i) => Some(Expr::Const(Value::Id(i))),
@@ -1179,10 +1359,13 @@ impl Compiler<'_> {
             Type::Seat => match field {
                 "number" => (Expr::Read(Read::SeatNumber(b)), Type::Int),
                 "side" => (Expr::Read(Read::SeatSide(b)), Type::Id(IdKind::Side)),
+                "piece" => (Expr::Read(Read::SeatPiece(b)), Type::Piece),
                 _ => match index_of(&self.names.resources, field) {
                     Some(i) => (Expr::Read(Read::SeatResource(b, i)), Type::Int),
                     None => {
-                        let known = [self.names.resources.clone(), vec!["number".into(), "side".into()]].concat();
+                        let known =
+                            [self.names.resources.clone(), ["number", "side", "piece"].map(String::from).to_vec()]
+                                .concat();
                         self.unknown(Some(field_span), "seat field", field, &known);
                         return None;
                     }
@@ -1202,12 +1385,43 @@ impl Compiler<'_> {
                     }
                 },
             },
+            Type::Held => match field {
+                "kind" => (Expr::Read(Read::HeldKind(b)), Type::Id(IdKind::Item)),
+                "charges" => (Expr::Read(Read::HeldCharges(b)), Type::Int),
+                "holder" => (Expr::Read(Read::HeldHolder(b)), Type::Piece),
+                _ => {
+                    let known = ["kind", "charges", "holder"].map(String::from);
+                    let item_field = self.item_field(field, field_span, &known)?;
+                    (Expr::Read(Read::HeldField(b, item_field)), Type::Int)
+                }
+            },
+            Type::Id(IdKind::Item) => {
+                let item_field = self.item_field(field, field_span, &[])?;
+                (Expr::Read(Read::ItemField(b, item_field)), Type::Int)
+            }
             other => {
                 self.problem(Some(base.span), format!("{} has no fields (found `.{field}`)", other.describe()), None);
                 return None;
             }
         };
         Some(typed)
+    }
+
+    /// A number every item kind has: `price`, the `charges` a new one comes with, or a stat.
+    fn item_field(&mut self, field: &str, field_span: Span, also: &[String]) -> Option<ItemField> {
+        match field {
+            "price" => Some(ItemField::Price),
+            "charges" => Some(ItemField::Charges),
+            _ => match index_of(&self.names.item_stats, field) {
+                Some(i) => Some(ItemField::Stat(i)),
+                None => {
+                    let known =
+                        [self.names.item_stats.clone(), vec!["price".into(), "charges".into()], also.to_vec()].concat();
+                    self.unknown(Some(field_span), "item field", field, &known);
+                    None
+                }
+            },
+        }
     }
 
     fn binary(&mut self, op: BinaryOp, left: &Ast, right: &Ast, scope: &mut Scope) -> Option<Typed> {
@@ -1468,6 +1682,21 @@ impl Compiler<'_> {
                     if name == "adjacent" { (Func::Adjacent, Type::Bool) } else { (Func::Distance, Type::Int) };
                 Some((Expr::Call(func, vec![a, b]), ty))
             }
+            "holding" => {
+                if !arity(self, 2) {
+                    return None;
+                }
+                let (piece, _) = self.expect_type(&args[0], scope, Type::Piece)?;
+                let AstKind::Str(slot) = &args[1].kind else {
+                    self.problem(Some(args[1].span), "the second argument of `holding` is a quoted item slot", None);
+                    return None;
+                };
+                let Some(index) = index_of(&self.names.item_slots, slot) else {
+                    self.unknown(Some(args[1].span), "item slot", slot, &self.names.item_slots.clone());
+                    return None;
+                };
+                Some((Expr::Call(Func::Holding(index), vec![piece]), Type::Held))
+            }
             "pieces_at" => {
                 if !arity(self, 1) {
                     return None;
@@ -1599,8 +1828,9 @@ impl Compiler<'_> {
                 Some((Expr::Expect(Box::new(e)), Type::Num))
             }
             "hook" => self.hook_call(name_span, args, scope),
+            "count_of" | "sum_of" | "min_of" | "max_of" | "random_of" => self.aggregate(name, name_span, args, scope),
             "end_turn" | "leave" | "eliminate" | "win" | "draw" | "deal_spaces" | "place" | "remove" | "shuffle"
-            | "draw_cards" | "discard" | "log" => {
+            | "draw_cards" | "discard" | "log" | "give" => {
                 self.problem(
                     Some(name_span),
                     format!("`{name}` is a statement; it cannot be part of an expression"),
@@ -1614,6 +1844,78 @@ impl Compiler<'_> {
                 None
             }
         }
+    }
+
+    /// `count_of(piece, cond)`, `sum_of(piece, value, cond)`, `min_of`, `max_of` and
+    /// `random_of(space, cond)`: the first argument names what is looped over and is the loop
+    /// variable inside the others; the condition may be left out.
+    fn aggregate(&mut self, name: &str, name_span: Span, args: &[Ast], scope: &mut Scope) -> Option<Typed> {
+        let op = match name {
+            "count_of" => AggregateOp::Count,
+            "sum_of" => AggregateOp::Sum,
+            "min_of" => AggregateOp::Min,
+            "max_of" => AggregateOp::Max,
+            _ => AggregateOp::Random,
+        };
+        let takes_value = matches!(op, AggregateOp::Sum | AggregateOp::Min | AggregateOp::Max);
+        let usage = if takes_value {
+            format!("{name}(piece, value, condition), looping over `seat`, `space` or `piece`")
+        } else {
+            format!("{name}(piece, condition), looping over `seat`, `space` or `piece`")
+        };
+        let wanted = 1 + usize::from(takes_value);
+        if args.len() != wanted && args.len() != wanted + 1 {
+            self.problem(Some(name_span), format!("`{name}` is written {usage}"), None);
+            return None;
+        }
+        let (kind, ty) = match &args[0].kind {
+            AstKind::Name(n) if n == "seat" => (LoopKind::Seat, Type::Seat),
+            AstKind::Name(n) if n == "space" => (LoopKind::Space, Type::Space),
+            AstKind::Name(n) if n == "piece" => (LoopKind::Piece, Type::Piece),
+            _ => {
+                self.problem(Some(args[0].span), format!("`{name}` is written {usage}"), None);
+                return None;
+            }
+        };
+        if op == AggregateOp::Random && !scope.allow.dice {
+            self.problem(
+                Some(name_span),
+                "`random_of` draws from the game's stream and is only allowed in rolls and effects",
+                None,
+            );
+            return None;
+        }
+        let AstKind::Name(var) = &args[0].kind else { return None };
+        let visible = scope.visible;
+        let slot = scope.push(var, ty, true);
+        let compiled = (|| {
+            let value = if takes_value {
+                let (e, t) = self.expr(&args[1], scope)?;
+                if !t.is_numeric() {
+                    self.problem(Some(args[1].span), format!("`{name}` needs a number, found {}", t.describe()), None);
+                    return None;
+                }
+                Some((e, t))
+            } else {
+                None
+            };
+            let condition = match args.get(wanted) {
+                Some(cond) => Some(self.expect_type(cond, scope, Type::Bool)?.0),
+                None => None,
+            };
+            Some((value, condition))
+        })();
+        // The loop variable's slot stays part of the frame; only its name goes out of scope.
+        scope.visible = visible;
+        let (value, condition) = compiled?;
+        let ty = match (op, &value) {
+            (AggregateOp::Count, _) => Type::Int,
+            (AggregateOp::Random, _) => ty,
+            (_, Some((_, t))) => *t,
+            (_, None) => Type::Int,
+        };
+        let aggregate = Aggregate { op, kind, slot, value: value.map(|(e, _)| e), condition };
+        Some((Expr::Aggregate(Box::new(aggregate)), ty))
     }
 
     fn hook_call(&mut self, name_span: Span, args: &[Ast], scope: &mut Scope) -> Option<Typed> {
@@ -1657,6 +1959,7 @@ const FUNCTIONS: &[&str] = &[
     "adjacent",
     "distance",
     "pieces_at",
+    "holding",
     "space",
     "seat",
     "allies",
@@ -1677,6 +1980,12 @@ const FUNCTIONS: &[&str] = &[
     "deal_spaces",
     "place",
     "remove",
+    "give",
+    "count_of",
+    "sum_of",
+    "min_of",
+    "max_of",
+    "random_of",
     "shuffle",
     "draw_cards",
     "discard",

@@ -16,8 +16,10 @@ pub enum Value {
     Seat(u8),
     Space(u32),
     Piece(u32),
-    /// An id of a definition (terrain, piece kind, phase…); the type says which.
+    /// An id of a definition (terrain, piece kind, phase, item…); the type says which.
     Id(u16),
+    /// An item a piece holds: the piece and the item's position among its items.
+    Held(u32, u8),
 }
 
 impl Value {
@@ -29,6 +31,7 @@ impl Value {
             Value::Seat(s) => i64::from(s),
             Value::Space(s) | Value::Piece(s) => i64::from(s),
             Value::Id(i) => i64::from(i),
+            Value::Held(piece, position) => held_arg(piece, position),
             Value::Nil => 0,
         }
     }
@@ -64,12 +67,30 @@ impl Value {
         }
     }
 
+    /// A held item's piece and position.
+    pub fn as_held(self) -> Option<(u32, u8)> {
+        match self {
+            Value::Held(piece, position) => Some((piece, position)),
+            _ => None,
+        }
+    }
+
     pub fn as_piece(self) -> Option<u32> {
         match self {
             Value::Piece(p) => Some(p),
             _ => None,
         }
     }
+}
+
+/// The action argument naming a held item: its piece and position in one number.
+pub fn held_arg(piece: u32, position: u8) -> i64 {
+    i64::from(piece) * 256 + i64::from(position)
+}
+
+/// The held item an action argument names (see [`held_arg`]).
+pub fn held_of_arg(arg: i64) -> Value {
+    if arg < 0 { Value::Nil } else { Value::Held((arg / 256) as u32, (arg % 256) as u8) }
 }
 
 /// The static type of an expression, checked when a mod loads.
@@ -84,6 +105,8 @@ pub enum Type {
     Space,
     /// A piece, or none.
     Piece,
+    /// An item a piece holds, or none.
+    Held,
     /// A definition id of the given namespace.
     Id(IdKind),
     /// A string literal, only meaningful where it names a definition (resolved by context).
@@ -101,6 +124,7 @@ impl Type {
             Type::Seat => "a seat",
             Type::Space => "a space",
             Type::Piece => "a piece",
+            Type::Held => "a held item",
             Type::Id(kind) => kind.describe(),
             Type::Text => "a text",
             Type::Nil => "none",
@@ -119,6 +143,7 @@ pub enum IdKind {
     PieceKind,
     Phase,
     Side,
+    Item,
 }
 
 impl IdKind {
@@ -128,6 +153,7 @@ impl IdKind {
             IdKind::PieceKind => "a piece kind",
             IdKind::Phase => "a phase",
             IdKind::Side => "a side",
+            IdKind::Item => "an item",
         }
     }
 }
@@ -189,6 +215,10 @@ pub enum Expr {
     Chance,
     /// The exact mean of an expression over its dice (previews, AI scores).
     Expect(Box<Expr>),
+    /// `count_of(piece, cond)`, `sum_of`, `min_of`, `max_of`, `random_of`: a value folded over
+    /// every seat, space or piece in play (in id order) for which `cond` holds, with the loop
+    /// variable in frame slot `slot`.
+    Aggregate(Box<Aggregate>),
     /// `slot.counter <op> value`: the commonest filter shape (`from.dice > 1`), evaluated
     /// without recursion. Produced by the compiler from the general form.
     CounterCmp {
@@ -233,6 +263,31 @@ pub enum Expr {
     },
     /// A comparison of two whole numbers that are both leaves (`owned(seat) == space_count()`).
     LeafCmp(Box<(Leaf, Leaf)>, CmpOp),
+}
+
+/// See [`Expr::Aggregate`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Aggregate {
+    pub op: AggregateOp,
+    pub kind: LoopKind,
+    pub slot: u16,
+    /// The value folded (`sum_of`, `min_of`, `max_of`).
+    pub value: Option<Expr>,
+    pub condition: Option<Expr>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AggregateOp {
+    /// How many match.
+    Count,
+    /// The sum of the values.
+    Sum,
+    /// The smallest value; 0 when none matches.
+    Min,
+    /// The largest value; 0 when none matches.
+    Max,
+    /// One of those that match, drawn from the game's stream; none when none matches.
+    Random,
 }
 
 /// A whole number read without recursion, for [`Expr::LeafCmp`].
@@ -282,6 +337,18 @@ pub enum Read {
     PieceOwner(Box<Expr>),
     PieceSpace(Box<Expr>),
     PieceKind(Box<Expr>),
+    /// A seat's first piece in play, or none.
+    SeatPiece(Box<Expr>),
+    /// A number of an item kind.
+    ItemField(Box<Expr>, ItemField),
+    /// A number of a held item's kind.
+    HeldField(Box<Expr>, ItemField),
+    /// A held item's kind.
+    HeldKind(Box<Expr>),
+    /// A held item's charges.
+    HeldCharges(Box<Expr>),
+    /// The piece holding a held item.
+    HeldHolder(Box<Expr>),
     Var(u16),
     /// Turns started so far, counting every seat's turn (1 on the first turn).
     Turn,
@@ -293,6 +360,16 @@ pub enum Read {
     Phase,
     /// The current match, from 1.
     Match,
+}
+
+/// A number every item kind has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ItemField {
+    Price,
+    /// The charges a new one comes with.
+    Charges,
+    /// One of the items' `stats`, by index.
+    Stat(u16),
 }
 
 /// A built-in function.
@@ -315,6 +392,8 @@ pub enum Func {
     SpaceCount,
     /// Pieces on a space (alive).
     PiecesAt,
+    /// The item a piece holds in a slot (by slot index), or none.
+    Holding(u16),
     /// The space with a label (the label is in the ruleset's string table), or none.
     SpaceByLabel(u16),
     /// The seat with a 1-based number, or none.
@@ -343,6 +422,7 @@ pub enum Place {
     PieceStat(Expr, u16),
     PieceOwner(Expr),
     PieceSpace(Expr),
+    HeldCharges(Expr),
     Var(u16),
 }
 
@@ -399,6 +479,9 @@ pub enum Proc {
     Place(u16),
     /// Removes a piece from the game.
     Remove,
+    /// Gives a piece a new item (piece, item kind) with the item's `charges`; an item in the
+    /// same slot is replaced, charges and all.
+    Give,
     /// Shuffles a deck's draw pile.
     Shuffle(u16),
     /// Draws cards from a deck into a seat's hand: deck, seat, count.
@@ -431,6 +514,14 @@ impl Expr {
                 }
             }
             Expr::Call(_, args) => args.iter().for_each(f),
+            Expr::Aggregate(aggregate) => {
+                if let Some(value) = &aggregate.value {
+                    f(value);
+                }
+                if let Some(condition) = &aggregate.condition {
+                    f(condition);
+                }
+            }
             Expr::Dice { count, sides, .. } => {
                 f(count);
                 f(sides);
@@ -480,7 +571,10 @@ impl Expr {
 
     /// Whether this rolls dice (directly or inside).
     pub fn rolls_dice(&self) -> bool {
-        self.any_node(&|e| matches!(e, Expr::Dice { .. } | Expr::Call(Func::Random | Func::Distribute(_), _)))
+        self.any_node(&|e| {
+            matches!(e, Expr::Dice { .. } | Expr::Call(Func::Random | Func::Distribute(_), _))
+                || matches!(e, Expr::Aggregate(a) if a.op == AggregateOp::Random)
+        })
     }
 
     /// Whether this reads the frame slot `slot`.
@@ -591,7 +685,13 @@ impl Read {
             | Read::PieceStat(e, _)
             | Read::PieceOwner(e)
             | Read::PieceSpace(e)
-            | Read::PieceKind(e) => Some(e),
+            | Read::PieceKind(e)
+            | Read::SeatPiece(e)
+            | Read::ItemField(e, _)
+            | Read::HeldField(e, _)
+            | Read::HeldKind(e)
+            | Read::HeldCharges(e)
+            | Read::HeldHolder(e) => Some(e),
             Read::Var(_) | Read::Turn | Read::Round | Read::CurrentSeat | Read::Phase | Read::Match => None,
         }
     }

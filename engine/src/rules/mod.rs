@@ -51,6 +51,23 @@ pub struct PieceKindInfo {
     pub stats: Vec<i64>,
     /// Movement points per terrain index; 0 means impassable.
     pub move_costs: Vec<u32>,
+    /// Items a new piece holds, by item index.
+    pub items: Vec<u16>,
+}
+
+/// An item kind: what a shop sells and pieces hold.
+#[derive(Clone, Debug)]
+pub struct ItemInfo {
+    pub id: String,
+    pub label: String,
+    /// The price; 0 when the item is not sold.
+    pub price: i64,
+    /// The slot (index into [`Ruleset::item_slots`]) it occupies, if any.
+    pub slot: Option<u16>,
+    /// Charges a newly given item comes with.
+    pub charges: i64,
+    /// Values of [`Ruleset::item_stats`], by index (0 where the item gives none).
+    pub stats: Vec<i64>,
 }
 
 /// A deck: its cards (card index per copy) and policies.
@@ -95,6 +112,13 @@ pub enum ParamSource {
     AllPieces,
     /// Pieces owned by the seat the expression gives.
     PiecesOwnedBy(Expr),
+    /// Spaces a walk from the first space reaches for at most the second expression's
+    /// movement points (terrain move costs; impassable terrain excluded).
+    Reachable(Expr, Expr),
+    /// Every item kind.
+    Items,
+    /// The items the piece the expression gives holds.
+    HeldBy(Expr),
     /// Whole numbers between two expressions.
     Numbers(Expr, Expr),
 }
@@ -151,11 +175,21 @@ pub struct ActionRule {
     pub when: Option<Expr>,
     /// Named rolls; roll `i` lives in frame slot `1 + params.len() + i`.
     pub rolls: Vec<(String, Expr)>,
+    /// Runs right after the rolls (see `ActionDef::on_roll`).
+    pub on_roll: Block,
     pub success: Option<Expr>,
     pub on_success: Block,
     pub on_failure: Block,
     pub effect: Block,
     pub preview: Vec<(String, Expr)>,
+    /// How many of `params` are chosen before the roll; the rest are `after_roll` choices.
+    pub before_roll: usize,
+    pub cancel_label: String,
+    /// The entry of `TurnState::used` and of phase budgets this action counts against: its
+    /// own index, or its group's.
+    pub budget_slot: u16,
+    /// With `after_roll` choices: the value of starting the action (before the dice).
+    pub ai_start_score: Option<Expr>,
     pub ai_score: Option<Expr>,
     /// Whether `ai_score` is exactly `chance` (scored by table lookup when it can be).
     pub ai_score_is_chance: bool,
@@ -170,6 +204,11 @@ impl ActionRule {
         (1 + self.params.len() + index) as u16
     }
 
+    /// Whether the action is taken in two steps: roll, then the `after_roll` choices.
+    pub fn is_staged(&self) -> bool {
+        self.before_roll < self.params.len()
+    }
+
     /// Whether the action is "one of my spaces, then one of its neighbours", both filtered by
     /// fast filters and with no `when`: the shape of most moves and attacks, which the listing
     /// walks in one tight loop instead of the general recursion.
@@ -177,6 +216,7 @@ impl ActionRule {
         let [from, to] = self.params.as_slice() else { return false };
         let fast = |p: &ParamRule| !matches!(p.fast, FastFilter::General) && p.kind == ParamKind::Space;
         self.when.is_none()
+            && !self.is_staged()
             && fast(from)
             && fast(to)
             && matches!(from.source, ParamSource::SpacesOwnedBy(Expr::Slot(0)))
@@ -193,7 +233,8 @@ pub struct PhaseRule {
     pub label: String,
     /// Action indices offered in this phase.
     pub actions: Vec<u16>,
-    /// Budget per action index (`u32::MAX` = unlimited), parallel to the ruleset's actions.
+    /// Budget per budget slot (`u32::MAX` = unlimited): one per action, then one per action
+    /// group (see [`ActionRule::budget_slot`]).
     pub budget: Vec<u32>,
     pub may_pass: bool,
     pub pass_label: String,
@@ -260,6 +301,15 @@ pub struct Ruleset {
     pub stats: Vec<CounterInfo>,
     pub vars: Vec<CounterInfo>,
     pub piece_kinds: Vec<PieceKindInfo>,
+    pub items: Vec<ItemInfo>,
+    /// Names of the items' numbers (`stats` of every item, in order of first appearance).
+    pub item_stats: Vec<String>,
+    /// Names of the item slots, in order of first appearance.
+    pub item_slots: Vec<String>,
+    /// Names of the budget slots: every action id, then every action group.
+    pub budget_names: Vec<String>,
+    /// `ai.standing`, with `me` in slot 0 and `seat` in slot 1.
+    pub ai_standing: Option<Formula>,
     pub card_ids: Vec<String>,
     pub decks: Vec<DeckInfo>,
     pub actions: Vec<ActionRule>,
@@ -315,6 +365,10 @@ impl Ruleset {
 
     pub fn piece_kind_index(&self, id: &str) -> Option<usize> {
         self.piece_kinds.iter().position(|k| k.id == id)
+    }
+
+    pub fn item_index(&self, id: &str) -> Option<usize> {
+        self.items.iter().position(|i| i.id == id)
     }
 
     pub fn deck_index(&self, id: &str) -> Option<usize> {
