@@ -326,7 +326,7 @@ fn broken_manifest() -> Manifest {
         version: "0.0.0".into(),
         api: crate::defs::ENGINE_API_VERSION,
         description: String::new(),
-        seats: SeatRange { min: 1, max: 16, default: None },
+        seats: SeatRange { min: 1, max: 16, default: None, by_side: None },
         authors: Vec::new(),
     }
 }

@@ -189,7 +189,7 @@ fn install(lua: &Lua, rules: Arc<Ruleset>) -> mlua::Result<()> {
             LuaValue::Integer(n) => (0..n.max(0)).map(|i| seat(&rules, i as usize)).collect(),
             LuaValue::Table(names) => names
                 .sequence_values::<String>()
-                .map(|n| n.map(|name| SeatSetup { name, controller: "human".into(), side: None }))
+                .map(|n| n.map(|name| SeatSetup { name, controller: "human".into(), side: None, player: None }))
                 .collect::<mlua::Result<_>>()?,
             other => {
                 return Err(mlua::Error::runtime(format!(
@@ -218,6 +218,7 @@ fn seat(rules: &Ruleset, i: usize) -> SeatSetup {
         name: rules.data.seats.names.get(i).cloned().unwrap_or_else(|| format!("Seat {}", i + 1)),
         controller: "human".into(),
         side: None,
+        player: None,
     }
 }
 

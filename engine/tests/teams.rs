@@ -116,3 +116,45 @@ fn a_setup_naming_an_unknown_side_is_refused() {
     let state = engine.new_game(&setup, &mut Events::discard()).unwrap();
     assert_eq!(state.seats.iter().map(|s| s.side).collect::<Vec<_>>(), vec![0, 1, 0, 0]);
 }
+
+#[test]
+fn seats_set_up_side_by_side_put_human_characters_first_and_announce_their_players() {
+    use meeple_engine::game::seating::{SideSeating, by_sides, turn_announcement};
+    let rules = fixture("teams");
+    let side = |id: &str, humans: &[&str], per_human: u32, computers: u32| SideSeating {
+        side: id.into(),
+        humans: humans.iter().map(|h| h.to_string()).collect(),
+        characters_per_human: per_human,
+        computers,
+        level: "medium".into(),
+    };
+    // Red: Alice with two characters and no computers; blue: one computer character.
+    let setup = by_sides(&rules, 5, &[side("red", &["Alice"], 2, 0), side("blue", &[], 1, 1)]).unwrap();
+    let seats: Vec<(&str, &str, Option<&str>, Option<&str>)> = setup
+        .seats
+        .iter()
+        .map(|s| (s.name.as_str(), s.controller.as_str(), s.side.as_deref(), s.player.as_deref()))
+        .collect();
+    assert_eq!(
+        seats,
+        vec![
+            ("red 1", "human", Some("red"), Some("Alice")),
+            ("red 2", "human", Some("red"), Some("Alice")),
+            ("blue 1", "medium", Some("blue"), None),
+        ]
+    );
+    let mut engine = Engine::new(rules.clone()).unwrap();
+    let state = engine.new_game(&setup, &mut Events::discard()).unwrap();
+    assert_eq!(turn_announcement(&rules, &state, 0), "red Turn 1 — Alice");
+    assert_eq!(turn_announcement(&rules, &state, 1), "red Turn 2 — Alice");
+    assert_eq!(turn_announcement(&rules, &state, 2), "blue Turn 1");
+    // Humans of both sides alternate before any computer character.
+    let setup = by_sides(&rules, 5, &[side("red", &[], 1, 1), side("blue", &["Bo", "Cy"], 1, 0)]).unwrap();
+    let names: Vec<&str> = setup.seats.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, vec!["blue 1", "blue 2", "red 1"]);
+    // Mistakes are named.
+    let error = by_sides(&rules, 5, &[side("rde", &[], 1, 1)]).unwrap_err();
+    assert!(error.contains("unknown side `rde`; did you mean `red`?"), "{error}");
+    let error = by_sides(&rules, 5, &[side("red", &[], 1, 3), side("blue", &[], 1, 3)]).unwrap_err();
+    assert!(error.contains("2 to 4 characters in all, not 6"), "{error}");
+}

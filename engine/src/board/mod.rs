@@ -243,6 +243,16 @@ pub struct Board {
     /// The space at each lattice cell (row-major), `NO_SPACE` for holes and sea.
     lattice_index: Vec<SpaceId>,
     metric: Metric,
+    /// Tells boards apart for caches of derived data (see [`Scratch`]): every assembled board
+    /// gets a new one; a clone keeps it, having the same spaces.
+    uid: u64,
+}
+
+/// The next [`Board`] uid.
+static NEXT_BOARD_UID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+fn next_board_uid() -> u64 {
+    NEXT_BOARD_UID.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 impl std::fmt::Debug for Board {
@@ -379,6 +389,7 @@ impl Board {
             by_label,
             lattice_index,
             metric: Metric::Search,
+            uid: next_board_uid(),
         };
         board.metric = board.choose_metric();
         Ok(board)
@@ -396,6 +407,7 @@ impl Board {
             by_label: Vec::new(),
             lattice_index: Vec::new(),
             metric: Metric::Table(Arc::from([])),
+            uid: 0,
         }
     }
 

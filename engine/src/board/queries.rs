@@ -19,7 +19,21 @@ pub struct Scratch {
     costs: Vec<u32>,
     queue: Vec<SpaceId>,
     heap: BinaryHeap<Reverse<(u32, SpaceId)>>,
+    walks: WalkFields,
 }
+
+/// Walking costs from every space to a few targets, kept between queries (see
+/// [`Board::walk_cost`]).
+#[derive(Clone, Debug, Default)]
+struct WalkFields {
+    /// The uid of the board the fields belong to.
+    board: u64,
+    /// Target, and the cost of the cheapest walk from each space to it (`u32::MAX`: none).
+    fields: Vec<(SpaceId, Vec<u32>)>,
+}
+
+/// Most walking-cost fields a scratch keeps per board: enough for every piece of a game.
+const MAX_WALK_FIELDS: usize = 64;
 
 impl Scratch {
     /// Empty scratch space; it grows to the board's size on first use.
@@ -224,6 +238,81 @@ impl Board {
             }
         }
         out.sort_unstable_by_key(|&(space, _)| space);
+    }
+
+    /// The fewest movement points a walk from `from` to `to` costs, paying `enter(space)` for
+    /// each space entered (`None`: that space is never entered); `None` when there is no such
+    /// walk. One-way edges are followed forwards only.
+    ///
+    /// The cost from every space to `to` is worked out at once and kept in `scratch`, so asking
+    /// again about the same target is a lookup: rules ask about the same targets (where the
+    /// pieces stand) over and over. So `enter` must be the same function on every call with
+    /// the same scratch and board.
+    pub fn walk_cost(
+        &self,
+        from: SpaceId,
+        to: SpaceId,
+        enter: impl Fn(SpaceId) -> Option<u32>,
+        scratch: &mut Scratch,
+    ) -> Option<u32> {
+        let count = self.spaces.len();
+        if from as usize >= count || to as usize >= count {
+            return None;
+        }
+        if from == to {
+            return Some(0);
+        }
+        if scratch.walks.board != self.uid {
+            scratch.walks.board = self.uid;
+            scratch.walks.fields.clear();
+        }
+        let index = match scratch.walks.fields.iter().position(|(target, _)| *target == to) {
+            Some(index) => index,
+            None => {
+                let field = self.walk_field(to, &enter, &mut scratch.heap);
+                if scratch.walks.fields.len() >= MAX_WALK_FIELDS {
+                    scratch.walks.fields.remove(0);
+                }
+                scratch.walks.fields.push((to, field));
+                scratch.walks.fields.len() - 1
+            }
+        };
+        let cost = scratch.walks.fields[index].1[from as usize];
+        (cost != u32::MAX).then_some(cost)
+    }
+
+    /// The cost of the cheapest walk from every space to `to`: Dijkstra's algorithm backwards
+    /// from the target, where stepping from `v` onto `u` costs `enter(u)`.
+    fn walk_field(
+        &self,
+        to: SpaceId,
+        enter: &impl Fn(SpaceId) -> Option<u32>,
+        heap: &mut BinaryHeap<Reverse<(u32, SpaceId)>>,
+    ) -> Vec<u32> {
+        let mut field = vec![u32::MAX; self.spaces.len()];
+        field[to as usize] = 0;
+        heap.clear();
+        heap.push(Reverse((0, to)));
+        while let Some(Reverse((spent, space))) = heap.pop() {
+            if spent > field[space as usize] {
+                continue;
+            }
+            // Walks reach `space` by entering it; a space that cannot be entered can only
+            // be where a walk starts.
+            let Some(step) = enter(space) else { continue };
+            for &(neighbor, _) in self.undirected_neighbors(space) {
+                if self.undirected.is_some() && self.edge_between(neighbor, space).is_none() {
+                    continue;
+                }
+                let total = spent.saturating_add(step);
+                if total < field[neighbor as usize] {
+                    field[neighbor as usize] = total;
+                    heap.push(Reverse((total, neighbor)));
+                }
+            }
+        }
+        heap.clear();
+        field
     }
 
     /// Floods from a marked `start` that passes `filter`, over edges in either direction,

@@ -43,6 +43,32 @@ pub struct SeatRange {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1, max = 16))]
     pub default: Option<u8>,
+    /// When given, seats are characters grouped by side (the sides of the data's `[seats]`):
+    /// the setup asks, for each side, who plays it (human players by name, each controlling
+    /// some characters) and how many computer characters it has, at which difficulty. Human
+    /// characters take their turns first, then the computer ones. These are the defaults the
+    /// setup offers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by_side: Option<BySideDefaults>,
+}
+
+/// The setup's defaults for mods whose seats are characters grouped by side.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BySideDefaults {
+    /// Human players per side.
+    #[serde(default)]
+    pub humans: u8,
+    /// Characters each human player controls.
+    #[serde(default = "one")]
+    pub characters_per_human: u8,
+    /// Computer-controlled characters per side.
+    #[serde(default = "one")]
+    pub computers: u8,
+}
+
+fn one() -> u8 {
+    1
 }
 
 impl SeatRange {

@@ -29,6 +29,8 @@ pub(crate) trait Env {
     fn random(&mut self, low: i64, high: i64) -> Result<i64, RuleError>;
     fn distribute(&mut self, counter: u16, amount: i64, seat: u8, cap: i64) -> Result<i64, RuleError>;
     fn hook(&mut self, index: u16, args: &[Value]) -> Result<Value, RuleError>;
+    /// The movement points of the cheapest walk between two spaces (see [`walk_cost`]).
+    fn walk_cost(&mut self, from: u32, to: u32) -> Option<u32>;
     /// `chance`: the probability of the current action's success.
     fn chance(&mut self, frame: &[Value]) -> Result<f64, RuleError>;
     /// `expect(x)`: the mean of `x` over its dice and the action's rolls.
@@ -502,6 +504,13 @@ fn call<E: Env>(env: &mut E, func: Func, args: &[Expr], frame: &[Value]) -> Resu
                 _ => -1,
             })
         }
+        Func::WalkDistance => {
+            let (a, b) = (arg(env, 0)?.as_space(), arg(env, 1)?.as_space());
+            Value::Int(match (a, b) {
+                (Some(a), Some(b)) => env.walk_cost(a, b).map_or(-1, i64::from),
+                _ => -1,
+            })
+        }
         Func::SpaceByLabel(index) => {
             let label = env.state().board.find(env.rules().strings.get(index as usize).map_or("", String::as_str));
             label.map_or(Value::Nil, Value::Space)
@@ -577,6 +586,18 @@ fn call<E: Env>(env: &mut E, func: Func, args: &[Expr], frame: &[Value]) -> Resu
     })
 }
 
+/// What entering a space costs a walker: its terrain's `move_cost` (at least 1), or `None` for
+/// impassable terrain. Walks (`reachable_from`, `walk_distance`) use it.
+pub(crate) fn terrain_entry(rules: &Ruleset, state: &GameState, space: u32) -> Option<u32> {
+    let info = rules.terrain.get(state.board.space(space).terrain as usize)?;
+    info.passable.then_some(info.move_cost.max(1))
+}
+
+/// The movement points of the cheapest walk from `from` to `to` over passable terrain.
+pub(crate) fn walk_cost(rules: &Ruleset, state: &GameState, scratch: &mut Scratch, from: u32, to: u32) -> Option<u32> {
+    state.board.walk_cost(from, to, |space| terrain_entry(rules, state, space), scratch)
+}
+
 /// The size of a seat's largest connected group of spaces.
 pub(crate) fn largest_group(state: &GameState, scratch: &mut Scratch, seat: u8) -> u32 {
     if state.owned_count(seat) == 0 {
@@ -599,6 +620,10 @@ impl Env for WriteCx<'_> {
 
     fn largest_group(&mut self, seat: u8) -> u32 {
         largest_group(self.state, self.scratch, seat)
+    }
+
+    fn walk_cost(&mut self, from: u32, to: u32) -> Option<u32> {
+        walk_cost(self.rules, self.state, self.scratch, from, to)
     }
 
     fn roll(&mut self, count: i64, sides: i64, mode: DiceMode) -> Result<i64, RuleError> {
@@ -1004,6 +1029,10 @@ impl Env for ReadCx<'_> {
 
     fn largest_group(&mut self, seat: u8) -> u32 {
         largest_group(self.state, self.scratch, seat)
+    }
+
+    fn walk_cost(&mut self, from: u32, to: u32) -> Option<u32> {
+        walk_cost(self.rules, self.state, self.scratch, from, to)
     }
 
     fn roll(&mut self, _count: i64, _sides: i64, _mode: DiceMode) -> Result<i64, RuleError> {

@@ -325,19 +325,9 @@ fn enumerate<S: Sink>(
 fn reachable(cx: &mut ReadCx, from: &Expr, steps: &Expr, frame: &[Value]) -> Vec<(u32, u32)> {
     let Some(start) = slot_or_eval(cx, from, frame).as_space() else { return Vec::new() };
     let budget = eval::eval(cx, steps, frame).map(Value::as_int).unwrap_or(0).clamp(0, i64::from(u32::MAX)) as u32;
-    let state = cx.state;
-    let terrain = &cx.rules.terrain;
+    let (rules, state) = (cx.rules, cx.state);
     let mut out = Vec::new();
-    state.board.reachable(
-        start,
-        budget,
-        |_, to, _| {
-            let info = terrain.get(state.board.space(to).terrain as usize)?;
-            info.passable.then_some(info.move_cost.max(1))
-        },
-        cx.scratch,
-        &mut out,
-    );
+    state.board.reachable(start, budget, |_, to, _| eval::terrain_entry(rules, state, to), cx.scratch, &mut out);
     out
 }
 
@@ -516,6 +506,16 @@ pub(crate) fn check(engine: &mut Engine, state: &GameState, seat: u8, action: &A
                 None => false,
             };
             if !awaiting {
+                let chosen_early = rule.params[rule.before_roll..]
+                    .iter()
+                    .zip(&action.args[rule.before_roll..])
+                    .find(|(_, arg)| **arg != NOT_CHOSEN);
+                if let Some((param, _)) = chosen_early {
+                    return Err(ActionError::Illegal {
+                        action: rule.id.clone(),
+                        reason: format!("`{}` is chosen after the roll, in a second step", param.name),
+                    });
+                }
                 let phase = &rules.phases[state.turn.phase as usize];
                 if !phase.actions.contains(&index) {
                     return Err(ActionError::NotInPhase(rule.id.clone()));

@@ -16,6 +16,7 @@ mod legal;
 pub mod odds;
 pub mod record;
 pub mod render;
+pub mod seating;
 pub mod state;
 
 use std::sync::Arc;
@@ -105,6 +106,10 @@ pub struct SeatSetup {
     /// The side's id, for mods with sides; by default seats go round the sides in order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub side: Option<String>,
+    /// The person playing this seat, when one person plays several seats (see
+    /// [`seating::by_sides`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<String>,
 }
 
 impl GameSetup {
@@ -115,6 +120,7 @@ impl GameSetup {
                 name: rules.data.seats.names.get(i).cloned().unwrap_or_else(|| format!("Seat {}", i + 1)),
                 controller: controller.to_string(),
                 side: None,
+                player: None,
             })
             .collect();
         Self { seed, seats, board: None }
@@ -246,6 +252,7 @@ impl Engine {
                 .zip(&seat_sides)
                 .map(|(s, side)| state::SeatState {
                     name: s.name.clone(),
+                    player: s.player.clone(),
                     status: SeatStatus::Active,
                     side: *side,
                     resources: rules.resources.iter().map(|r| r.initial).collect(),
@@ -374,12 +381,13 @@ impl Engine {
                 }
                 Ok(())
             }),
-            ActionKind::Cancel => {
-                if let Some(pending) = state.turn.pending.take() {
-                    events.push_with(|| Event::Cancelled { action: pending.action });
+            ActionKind::Cancel => self.with_cx(state, events, |cx| {
+                if let Some(pending) = cx.state.turn.pending.take() {
+                    cx.events.push_with(|| Event::Cancelled { action: pending.action });
                 }
-                Ok(())
-            }
+                // The action is over, cancelled after its roll: it counts as taken.
+                flow::after_action(cx)
+            }),
             ActionKind::Rule(index) => {
                 let mut frame = std::mem::take(&mut self.frame);
                 let result = self.with_cx(state, events, |cx| {
@@ -407,6 +415,16 @@ impl Engine {
                             cx.state.turn.pending =
                                 Some(state::PendingAction { action: index, args: action.args, rolls });
                             cx.events.push_with(|| Event::AwaitingChoice { action: index });
+                            // What `on_roll` did may end the game or the turn; `after_action`
+                            // triggers wait for the action's end (its choices, or cancelling).
+                            flow::check_end(cx)?;
+                            if cx.flow.end_turn && cx.state.outcome.is_none() {
+                                cx.flow.end_turn = false;
+                                flow::end_turn(cx)?;
+                            }
+                            if cx.state.outcome.is_some() {
+                                cx.state.turn.pending = None;
+                            }
                             return Ok(());
                         }
                     }
@@ -443,7 +461,8 @@ impl Engine {
                 self.with_cx(state, events, |cx| flow::end_turn(cx))?;
                 continue;
             }
-            if self.rules.auto_pass && !self.can_act(state) {
+            // While an action awaits its choices, cancelling (never passing) is the way out.
+            if self.rules.auto_pass && state.turn.pending.is_none() && !self.can_act(state) {
                 self.with_cx(state, events, |cx| flow::end_phase(cx))?;
                 continue;
             }

@@ -37,21 +37,10 @@ pub fn to_record(rules: &Ruleset, state: &GameState, seat: u8, action: &Action) 
                         Some(item) => Json::String(item.id.clone()),
                         None => Json::from(arg),
                     },
+                    // By position only: what is held there changes during a game, and a record
+                    // must mean the same whenever it is read (saves are written at the end).
                     ParamKind::Held => match held_of_arg(arg).as_held() {
-                        Some((piece, position)) => {
-                            let item = state
-                                .pieces
-                                .get(piece as usize)
-                                .and_then(|p| p.items.get(position as usize))
-                                .and_then(|h| rules.items.get(h.item as usize));
-                            // The position identifies it; the item's id (as it is in `state`) is
-                            // for people.
-                            let mut held = serde_json::json!({ "piece": piece + 1, "position": position + 1 });
-                            if let Some(item) = item {
-                                held["item"] = Json::from(item.id.clone());
-                            }
-                            held
-                        }
+                        Some((piece, position)) => serde_json::json!({ "piece": piece + 1, "position": position + 1 }),
                         None => Json::from(arg),
                     },
                 };
@@ -110,6 +99,27 @@ pub fn from_record(rules: &Ruleset, state: &GameState, record: &ActionRecord) ->
         }
     };
     Ok((seat, action))
+}
+
+/// Adds to a record's held-item arguments the id of the item held there in `state`, for people
+/// reading a log (see [`to_record`] for why records leave it out).
+pub fn label_held_items(rules: &Ruleset, state: &GameState, record: &mut ActionRecord) {
+    for value in record.args.values_mut() {
+        let Json::Object(map) = value else { continue };
+        let (Some(piece), Some(position)) =
+            (map.get("piece").and_then(Json::as_u64), map.get("position").and_then(Json::as_u64))
+        else {
+            continue;
+        };
+        let item = state
+            .pieces
+            .get((piece as usize).wrapping_sub(1))
+            .and_then(|p| p.items.get((position as usize).wrapping_sub(1)))
+            .and_then(|h| rules.items.get(h.item as usize));
+        if let Some(item) = item {
+            map.insert("item".into(), Json::from(item.id.clone()));
+        }
+    }
 }
 
 /// Whether the action is the one whose `after_roll` choices are awaited.

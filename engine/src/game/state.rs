@@ -31,6 +31,9 @@ pub enum SeatStatus {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SeatState {
     pub name: String,
+    /// The person playing this seat, when one person plays several seats (characters).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<String>,
     pub status: SeatStatus,
     /// The side (team) the seat plays on; its own index when the mod has no sides.
     pub side: u8,

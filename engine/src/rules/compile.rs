@@ -237,6 +237,13 @@ impl Compiler<'_> {
 
     fn ruleset(&mut self, manifest: Manifest, data: &ModData, hooks: Vec<HookSource>) -> Ruleset {
         self.manifest(&manifest);
+        if manifest.seats.by_side.is_some() && data.seats.sides.is_empty() {
+            self.key("seats", |c| {
+                c.key("by_side", |c| {
+                    c.problem(None, "seats set up by side need sides: declare them in the data's `[seats] sides`", None)
+                })
+            });
+        }
         let space_counters = self.key("space_counters", |c| c.counters(&data.space_counters, false));
         let resources = self.key("resources", |c| c.counters(&data.resources, false));
         let stats = self.key("stats", |c| c.counters(&data.stats, false));
@@ -747,47 +754,57 @@ impl Compiler<'_> {
         if def.reachable_from.is_some() != def.steps.is_some() {
             self.problem(None, "`reachable_from` and `steps` go together", None);
         }
-        let source = match def.kind {
-            ParamKind::Space => match (&def.owned_by, &def.adjacent_to, &def.reachable_from, &def.steps) {
-                (Some(owner), _, _, _) => ParamSource::SpacesOwnedBy(seat_expr(self, "owned_by", owner, scope)?),
-                (None, Some(space), _, _) => ParamSource::AdjacentTo(space_expr(self, "adjacent_to", space, scope)?),
-                (None, None, Some(from), Some(steps)) => {
-                    let from = space_expr(self, "reachable_from", from, scope);
-                    let steps = self.key("steps", |c| c.typed(steps, scope, Some(Type::Int)).map(|(e, _)| e));
-                    ParamSource::Reachable(from?, steps?)
-                }
-                _ => ParamSource::AllSpaces,
-            },
-            ParamKind::Item => ParamSource::Items,
-            ParamKind::Held => match &def.held_by {
-                Some(holder) => ParamSource::HeldBy(
-                    self.key("held_by", |c| c.typed(holder, scope, Some(Type::Piece)).map(|(e, _)| e))?,
-                ),
-                None => {
-                    self.problem(None, "a `held` parameter needs `held_by`: the piece whose items are offered", None);
-                    return None;
-                }
-            },
-            ParamKind::Piece => match &def.owned_by {
-                Some(owner) => ParamSource::PiecesOwnedBy(seat_expr(self, "owned_by", owner, scope)?),
-                None => ParamSource::AllPieces,
-            },
-            ParamKind::Seat => ParamSource::Seats,
-            ParamKind::Number => {
-                let bound = |c: &mut Self, key: &str, text: &Option<String>, scope: &mut Scope| -> Option<Expr> {
-                    match text {
-                        Some(text) => c.key(key, |c| c.typed(text, scope, Some(Type::Int)).map(|(e, _)| e)),
-                        None => {
-                            c.problem(None, format!("a `number` parameter needs `{key}`"), None);
-                            None
-                        }
+        // A source that fails to compile (already reported) still binds the name, so later uses
+        // of it are not reported as unknown too.
+        let source = (|| -> Option<ParamSource> {
+            Some(match def.kind {
+                ParamKind::Space => match (&def.owned_by, &def.adjacent_to, &def.reachable_from, &def.steps) {
+                    (Some(owner), _, _, _) => ParamSource::SpacesOwnedBy(seat_expr(self, "owned_by", owner, scope)?),
+                    (None, Some(space), _, _) => {
+                        ParamSource::AdjacentTo(space_expr(self, "adjacent_to", space, scope)?)
                     }
-                };
-                let min = bound(self, "min", &def.min, scope);
-                let max = bound(self, "max", &def.max, scope);
-                ParamSource::Numbers(min?, max?)
-            }
-        };
+                    (None, None, Some(from), Some(steps)) => {
+                        let from = space_expr(self, "reachable_from", from, scope);
+                        let steps = self.key("steps", |c| c.typed(steps, scope, Some(Type::Int)).map(|(e, _)| e));
+                        ParamSource::Reachable(from?, steps?)
+                    }
+                    _ => ParamSource::AllSpaces,
+                },
+                ParamKind::Item => ParamSource::Items,
+                ParamKind::Held => match &def.held_by {
+                    Some(holder) => ParamSource::HeldBy(
+                        self.key("held_by", |c| c.typed(holder, scope, Some(Type::Piece)).map(|(e, _)| e))?,
+                    ),
+                    None => {
+                        self.problem(
+                            None,
+                            "a `held` parameter needs `held_by`: the piece whose items are offered",
+                            None,
+                        );
+                        return None;
+                    }
+                },
+                ParamKind::Piece => match &def.owned_by {
+                    Some(owner) => ParamSource::PiecesOwnedBy(seat_expr(self, "owned_by", owner, scope)?),
+                    None => ParamSource::AllPieces,
+                },
+                ParamKind::Seat => ParamSource::Seats,
+                ParamKind::Number => {
+                    let bound = |c: &mut Self, key: &str, text: &Option<String>, scope: &mut Scope| -> Option<Expr> {
+                        match text {
+                            Some(text) => c.key(key, |c| c.typed(text, scope, Some(Type::Int)).map(|(e, _)| e)),
+                            None => {
+                                c.problem(None, format!("a `number` parameter needs `{key}`"), None);
+                                None
+                            }
+                        }
+                    };
+                    let min = bound(self, "min", &def.min, scope);
+                    let max = bound(self, "max", &def.max, scope);
+                    ParamSource::Numbers(min?, max?)
+                }
+            })
+        })();
         for (key, given) in [
             ("adjacent_to", def.adjacent_to.is_some()),
             ("reachable_from", def.reachable_from.is_some()),
@@ -821,6 +838,7 @@ impl Compiler<'_> {
             None => scope.push(&def.name, ty, true),
         };
         let filter = def.filter.as_ref().and_then(|f| self.key("where", |c| c.condition(f, scope)));
+        let source = source?;
         Some(ParamRule {
             name: def.name.clone(),
             kind: def.kind,
@@ -1672,14 +1690,17 @@ impl Compiler<'_> {
                 let func = if name == "owned" { Func::Owned } else { Func::LargestGroup };
                 Some((Expr::Call(func, vec![e]).specialise(), Type::Int))
             }
-            "adjacent" | "distance" => {
+            "adjacent" | "distance" | "walk_distance" => {
                 if !arity(self, 2) {
                     return None;
                 }
                 let (a, _) = self.expect_type(&args[0], scope, Type::Space)?;
                 let (b, _) = self.expect_type(&args[1], scope, Type::Space)?;
-                let (func, ty) =
-                    if name == "adjacent" { (Func::Adjacent, Type::Bool) } else { (Func::Distance, Type::Int) };
+                let (func, ty) = match name {
+                    "adjacent" => (Func::Adjacent, Type::Bool),
+                    "distance" => (Func::Distance, Type::Int),
+                    _ => (Func::WalkDistance, Type::Int),
+                };
                 Some((Expr::Call(func, vec![a, b]), ty))
             }
             "holding" => {
@@ -1958,6 +1979,7 @@ const FUNCTIONS: &[&str] = &[
     "largest_group",
     "adjacent",
     "distance",
+    "walk_distance",
     "pieces_at",
     "holding",
     "space",

@@ -385,6 +385,9 @@ pub enum Func {
     LargestGroup,
     Adjacent,
     Distance,
+    /// The fewest movement points of a walk between two spaces over passable terrain; -1 when
+    /// there is none.
+    WalkDistance,
     /// Seats still playing (neither eliminated nor gone).
     ActiveSeats,
     /// Seats the game started with.
