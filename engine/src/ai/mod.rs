@@ -39,7 +39,7 @@ pub const LEVELS: &[(&str, &str)] = &[
     ),
     (
         "hard",
-        "plays its best-scored actions and passing forward with sampled dice, a round ahead, and takes the one that ends best (the `search` player)",
+        "plays its best-scored actions and passing forward with sampled dice (to the end of the game, or as many rounds as the mod's `ai.rollout_rounds`) and takes the one that ends best (the `search` player)",
     ),
     ("random", "picks any legal action, uniformly"),
     ("greedy", "takes the action with the best `ai.score`, passing when none reaches its `ai.min`"),

@@ -1,9 +1,12 @@
 //! The search player ("hard"): looks ahead by sampling. For each of its most promising actions
 //! (ranked by the mod's `ai.score`, as the greedy player ranks them) and for passing, it plays
 //! the game on several times with dice it samples itself — never the game's own coming rolls —
-//! and the greedy player at every seat, up to a round after its own turn, and takes the action
-//! whose games end best for it on average: won, lost, the share of a draw, or its share of the
-//! mod's standing (`end.score`, `end.draw_shares` or spaces owned) when the look-ahead stops.
+//! and the greedy player at every seat — to the end of the game, or for the mod's
+//! `ai.rollout_rounds` in long games — and takes the action whose games end best for it on
+//! average: won, lost, the share of a draw, or its share of the mod's standing (`ai.standing`,
+//! `end.score`, `end.draw_shares` or spaces owned) when the look-ahead stops short of the end.
+//! Playing to the end is the classic rollout improvement of a base policy: with wins counted,
+//! the choice only departs from the greedy one when the sampled games say it does better.
 //!
 //! Its effort is counted in rollouts, not seconds, so a simulation stays reproducible.
 
@@ -66,10 +69,14 @@ impl SearchPlayer {
         (out, greedy)
     }
 
-    /// Plays on from `state` with greedy players until a round after `me`'s turn has passed,
-    /// the game ends, or the action budget is spent.
+    /// Plays on from `state` with greedy players until the game ends, the mod's
+    /// `ai.rollout_rounds` have passed (when it gives them), or the action budget is spent.
     fn roll_out(&mut self, engine: &mut Engine, state: &mut GameState) {
-        let horizon = state.turn.number + state.seats.iter().filter(|s| s.status == SeatStatus::Active).count() as u32;
+        let active = state.seats.iter().filter(|s| s.status == SeatStatus::Active).count() as u32;
+        let horizon = match engine.rules().data.ai.rollout_rounds {
+            Some(rounds) => state.turn.number.saturating_add(rounds.max(1).saturating_mul(active)),
+            None => u32::MAX,
+        };
         let mut events = Events::discard();
         for _ in 0..self.budget.max_actions {
             if state.outcome.is_some() || state.turn.number > horizon {

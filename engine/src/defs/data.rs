@@ -78,6 +78,12 @@ pub struct AiDef {
     /// `end.draw_shares`, else the spaces the seat owns). It may call a Lua hook.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub standing: Option<String>,
+    /// How many rounds the hard player plays each sampled future ahead before judging it by
+    /// `standing`. When absent it plays each future to the end of the game and counts wins,
+    /// which judges best but costs most: give a number for long games.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 100))]
+    pub rollout_rounds: Option<u32>,
 }
 
 /// A number declared by name: a space counter, seat resource, piece stat or game variable.
