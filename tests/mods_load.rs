@@ -39,3 +39,51 @@ fn checked_in_schemas_are_up_to_date() {
     }
     assert!(stale.is_empty(), "stale schemas {stale:?}: run `cargo run -- schema` and commit schemas/");
 }
+
+/// The engine knows no game: no bundled mod's id or name, and none of its items or sides,
+/// appears in the Rust sources of `engine/src` or `tools/src` (comments included: examples
+/// there use neutral names).
+#[test]
+fn the_engine_and_the_tools_name_no_bundled_game() {
+    let mut names: Vec<String> = Vec::new();
+    for folder in bundled() {
+        let rules = load_mod(&folder).expect("bundled mods load").ruleset;
+        names.push(rules.manifest.id.clone());
+        names.push(rules.manifest.name.clone());
+        for item in &rules.items {
+            names.extend([item.id.clone(), item.label.clone()]);
+        }
+        for side in &rules.data.seats.sides {
+            names.push(side.id.clone());
+            names.extend(side.label.iter().chain(&side.short_label).cloned());
+        }
+    }
+    let is_word_char = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut found = Vec::new();
+    for dir in ["engine/src", "tools/src"] {
+        let mut stack = vec![root().join(dir)];
+        while let Some(path) = stack.pop() {
+            if path.is_dir() {
+                stack.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap().to_lowercase();
+            for name in &names {
+                let name = name.to_lowercase();
+                let whole_word = text.match_indices(&name).any(|(at, _)| {
+                    let before = text[..at].chars().next_back().is_none_or(|c| !is_word_char(c));
+                    let after = text[at + name.len()..].chars().next().is_none_or(|c| !is_word_char(c));
+                    before && after
+                });
+                if whole_word {
+                    found.push(format!("{}: `{name}`", path.strip_prefix(root()).unwrap_or(&path).display()));
+                }
+            }
+        }
+    }
+    assert!(names.len() > 10, "too few names collected: {names:?}");
+    assert!(found.is_empty(), "bundled games named in engine or tool sources:\n{}", found.join("\n"));
+}

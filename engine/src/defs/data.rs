@@ -283,7 +283,7 @@ pub struct SideDef {
     /// The name shown to players; the id when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
-    /// A short name for seat names and turn announcements ("Police" in "Police Turn 1"); the
+    /// A short name for seat names and turn announcements ("Red" in "Red Turn 1"); the
     /// label when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub short_label: Option<String>,

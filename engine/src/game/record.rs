@@ -166,7 +166,7 @@ fn parse_arg(
             Json::String(id) => item_index(id).map(i64::from),
             other => Err(format!("`{name}` is an item id, not {other}")),
         },
-        // A held item: `{ "piece": 3, "position": 2 }`, `{ "piece": 3, "item": "pistol" }`, or
+        // A held item: `{ "piece": 3, "position": 2 }`, `{ "piece": 3, "item": "sword" }`, or
         // just the item's id for the acting seat's first piece holding one.
         ParamKind::Held => {
             if let Json::Object(map) = value

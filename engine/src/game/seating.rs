@@ -41,7 +41,7 @@ impl SideSeating {
 /// The seats of a game whose sides are set up by [`SideSeating`]: every human character first,
 /// the sides taking turns in the order given (a human's characters in a row within the side),
 /// then every computer character the same way. Seats are named by the side's short label and
-/// their number within the side, e.g. `Police 1`.
+/// their number within the side, e.g. `Red 1`.
 pub fn by_sides(rules: &Ruleset, seed: u64, sides: &[SideSeating]) -> Result<GameSetup, String> {
     let known = &rules.data.seats.sides;
     if known.is_empty() {
@@ -106,7 +106,7 @@ fn short_label<'a>(rules: &'a Ruleset, side: &'a str) -> &'a str {
 
 /// What the player announces when a seat's turn begins: for a mod with sides, the side's short
 /// label and the seat's number within its side, then the name of the person playing it
-/// ("Police Turn 1 — Alice"; a computer character just "Police Turn 3"); otherwise the seat's
+/// ("Red Turn 1 — Alice"; a computer character just "Red Turn 3"); otherwise the seat's
 /// name.
 pub fn turn_announcement(rules: &Ruleset, state: &GameState, seat: u8) -> String {
     let Some(this) = state.seats.get(seat as usize) else { return String::new() };
