@@ -294,3 +294,16 @@ fn lua_changes_are_clamped_and_reported_like_toml_changes() {
     assert!(new.contains(&&Event::ResourceChanged { seat: 1, resource: coins as u16, from: 3, to: 0 }));
     assert!(new.iter().any(|e| matches!(e, Event::Log { text } if text == "meddled 10")));
 }
+
+#[test]
+fn the_standing_of_a_seat_can_come_from_a_read_only_lua_hook() {
+    let rules = fixture("tiny");
+    let (mut engine, mut state, _) = new_game(&rules, 1, 2);
+    let coins = rules.resource_index("coins").unwrap();
+    state.seats[0].resources[coins] = 7;
+    state.seats[1].resources[coins] = 4;
+    let before = state.hash();
+    assert_eq!(engine.standing(&state, 0), 14.0);
+    assert_eq!(engine.standing(&state, 1), 8.0);
+    assert_eq!(state.hash(), before, "judging changes nothing");
+}

@@ -75,7 +75,8 @@ pub struct ModData {
 pub struct AiDef {
     /// *Expression* about `seat`: how well that seat stands, higher is better. Computer players
     /// that look ahead judge the positions they reach by it (when absent: `end.score`, else
-    /// `end.draw_shares`, else the spaces the seat owns). It may call a Lua hook.
+    /// `end.draw_shares`, else the spaces the seat owns). It may call a Lua hook, the mod's
+    /// evaluation function, which may read the game but not change it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub standing: Option<String>,
     /// How many rounds the hard player plays each sampled future ahead before judging it by

@@ -1016,6 +1016,9 @@ pub(crate) struct ReadCx<'a> {
     pub state: &'a GameState,
     pub scratch: &'a mut Scratch,
     pub odds: Option<&'a mut odds::OddsCx<'a>>,
+    /// Lua hooks that may be called read-only (the API refuses changes); `None` where reading
+    /// must not call Lua at all (legal-action filters, end checks).
+    pub hooks: Option<&'a mut crate::lua::HookRuntime>,
 }
 
 impl Env for ReadCx<'_> {
@@ -1047,11 +1050,16 @@ impl Env for ReadCx<'_> {
         Err(RuleError::new("`distribute` cannot be used here"))
     }
 
-    fn hook(&mut self, index: u16, _args: &[Value]) -> Result<Value, RuleError> {
-        Err(RuleError::new(format!(
-            "hook `{}` cannot be called while only reading the game",
-            self.rules.hook_names[index as usize]
-        )))
+    fn hook(&mut self, index: u16, args: &[Value]) -> Result<Value, RuleError> {
+        let name = &self.rules.hook_names[index as usize];
+        match self.hooks.as_deref_mut() {
+            // The runtime swaps a state in while a hook runs; a copy serves, since read-only
+            // hooks change nothing.
+            Some(hooks) => {
+                hooks.call_function(index, name, args, &mut self.state.clone(), &mut super::Events::discard(), false)
+            }
+            None => Err(RuleError::new(format!("hook `{name}` cannot be called while only reading the game"))),
+        }
     }
 
     fn chance(&mut self, frame: &[Value]) -> Result<f64, RuleError> {

@@ -395,7 +395,7 @@ fn first_seat_where(
     let mut frame = [Value::Nil; 8];
     frame[0] = Value::Seat(cx.state.turn.seat);
     let size = (formula.frame as usize).clamp(2, 8);
-    let mut read = ReadCx { rules: cx.rules, state: cx.state, scratch: cx.scratch, odds: None };
+    let mut read = ReadCx { rules: cx.rules, state: cx.state, scratch: cx.scratch, odds: None, hooks: None };
     for seat in from..read.state.seats.len() as u8 {
         if (seat < 64 && skip & (1 << seat) != 0) || !eligible(read.state.seats[seat as usize].status) {
             continue;
@@ -413,7 +413,7 @@ fn seat_formula(cx: &mut WriteCx, formula: &Formula, seat: u8) -> Result<Value, 
     frame[0] = Value::Seat(cx.state.turn.seat);
     frame[1] = Value::Seat(seat);
     let frame = &frame[..(formula.frame as usize).clamp(2, 8)];
-    let mut read = ReadCx { rules: cx.rules, state: cx.state, scratch: cx.scratch, odds: None };
+    let mut read = ReadCx { rules: cx.rules, state: cx.state, scratch: cx.scratch, odds: None, hooks: None };
     eval::eval(&mut read, &formula.expr, frame)
 }
 

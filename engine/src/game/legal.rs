@@ -110,7 +110,7 @@ pub(crate) fn list<S: Sink>(
     }
     let seat = state.turn.seat;
     let phase = &rules.phases[state.turn.phase as usize];
-    let mut cx = ReadCx { rules, state, scratch, odds: None };
+    let mut cx = ReadCx { rules, state, scratch, odds: None, hooks: None };
     if let Some(pending) = &state.turn.pending {
         // Only the rolled action's choices can be made now (or it is cancelled).
         let index = pending.action;
@@ -533,7 +533,7 @@ pub(crate) fn check(engine: &mut Engine, state: &GameState, seat: u8, action: &A
             fill_frame(&mut frame, rule, seat, action);
             fill_pending_rolls(&mut frame, rule, index, state);
             let result = {
-                let mut cx = ReadCx { rules, state, scratch: &mut engine.scratch, odds: None };
+                let mut cx = ReadCx { rules, state, scratch: &mut engine.scratch, odds: None, hooks: None };
                 check_params(&mut cx, rule, action, &mut frame, awaiting)
             };
             engine.frame = frame;

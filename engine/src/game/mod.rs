@@ -517,7 +517,7 @@ impl Engine {
         let rule = &rules.actions[index as usize];
         let frame = legal::bind_frame(rule, state.turn.seat, action);
         let mut odds = odds::OddsCx { cache: &mut self.odds, action: index };
-        let mut cx = eval::ReadCx { rules: &rules, state, scratch: &mut self.scratch, odds: Some(&mut odds) };
+        let mut cx = eval::ReadCx { rules: &rules, state, scratch: &mut self.scratch, odds: Some(&mut odds), hooks: None };
         rule.preview
             .iter()
             .filter_map(|(label, expr)| eval::eval(&mut cx, expr, &frame).ok().map(|v| (label.clone(), v.as_num())))
@@ -541,7 +541,14 @@ impl Engine {
         frame[0] = Value::Seat(state.turn.seat);
         frame[1] = Value::Seat(seat);
         let frame = &frame[..(formula.frame as usize).clamp(2, 8)];
-        let mut cx = eval::ReadCx { rules: &self.rules, state, scratch: &mut self.score_scratch, odds: None };
+        // `ai.standing` may call a Lua evaluation hook, read-only.
+        let mut cx = eval::ReadCx {
+            rules: &self.rules,
+            state,
+            scratch: &mut self.score_scratch,
+            odds: None,
+            hooks: self.hooks.as_mut(),
+        };
         eval::eval(&mut cx, &formula.expr, frame).map_or(0.0, Value::as_num)
     }
 
@@ -618,7 +625,7 @@ fn score_action_by_eval(
     legal::fill_frame(frame, rule, state.turn.seat, action);
     legal::fill_pending_rolls(frame, rule, index, state);
     let mut odds = odds::OddsCx { cache: odds, action: index };
-    let mut cx = eval::ReadCx { rules, state, scratch, odds: Some(&mut odds) };
+    let mut cx = eval::ReadCx { rules, state, scratch, odds: Some(&mut odds), hooks: None };
     eval::eval(&mut cx, score, frame).ok().map(|v| (v.as_num(), rule.ai_min))
 }
 

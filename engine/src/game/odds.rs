@@ -351,7 +351,7 @@ impl OddsCx<'_> {
                     (Some(a), Some(b)) => (a, b),
                     _ => {
                         let mut scratch = Scratch::default();
-                        let mut cx = ReadCx { rules, state, scratch: &mut scratch, odds: None };
+                        let mut cx = ReadCx { rules, state, scratch: &mut scratch, odds: None, hooks: None };
                         (
                             eval::eval(&mut cx, &contest.counts[0], frame)?.as_int(),
                             eval::eval(&mut cx, &contest.counts[1], frame)?.as_int(),
@@ -376,7 +376,7 @@ impl OddsCx<'_> {
                     bound[slot] = Value::Int(*x);
                     for (y, py) in second.values.iter().zip(&second.probs) {
                         bound[slot + 1] = Value::Int(*y);
-                        let mut cx = ReadCx { rules, state, scratch: &mut scratch, odds: None };
+                        let mut cx = ReadCx { rules, state, scratch: &mut scratch, odds: None, hooks: None };
                         if eval::eval_bool(&mut cx, success, &bound)? {
                             p += px * py;
                         }
@@ -476,7 +476,7 @@ fn plain_dice(
     frame: &[Value],
 ) -> Option<(i64, i64, DiceMode)> {
     let Expr::Dice { count, sides, mode } = expr else { return None };
-    let mut cx = ReadCx { rules, state, scratch, odds: None };
+    let mut cx = ReadCx { rules, state, scratch, odds: None, hooks: None };
     let count = eval::eval(&mut cx, count, frame).ok()?.as_int();
     let sides = eval::eval(&mut cx, sides, frame).ok()?.as_int();
     Some((count, sides, *mode))
@@ -521,7 +521,7 @@ fn enumerate_rolls(
 pub fn dist_of(rules: &Ruleset, state: &GameState, expr: &Expr, frame: &[Value]) -> Result<Dist, RuleError> {
     if !expr.rolls_dice() {
         let mut scratch = Scratch::default();
-        let mut cx = ReadCx { rules, state, scratch: &mut scratch, odds: None };
+        let mut cx = ReadCx { rules, state, scratch: &mut scratch, odds: None, hooks: None };
         let value = eval::eval(&mut cx, expr, frame)?;
         return Ok(Dist::point(match value {
             Value::Bool(b) => i64::from(b),
