@@ -517,7 +517,8 @@ impl Engine {
         let rule = &rules.actions[index as usize];
         let frame = legal::bind_frame(rule, state.turn.seat, action);
         let mut odds = odds::OddsCx { cache: &mut self.odds, action: index };
-        let mut cx = eval::ReadCx { rules: &rules, state, scratch: &mut self.scratch, odds: Some(&mut odds), hooks: None };
+        let mut cx =
+            eval::ReadCx { rules: &rules, state, scratch: &mut self.scratch, odds: Some(&mut odds), hooks: None };
         rule.preview
             .iter()
             .filter_map(|(label, expr)| eval::eval(&mut cx, expr, &frame).ok().map(|v| (label.clone(), v.as_num())))
