@@ -6,22 +6,8 @@
 use meeple_engine::board::{BoardSpec, GraphLinkSpec, GraphSpaceSpec, GraphSpec};
 use meeple_engine::game::{Action, Engine, Events, GameSetup, GameState};
 use meeple_engine::rng::GameRng;
+use meeple_tests::d6_sum_distribution as sum_distribution;
 use meeple_tests::load;
-
-/// P(sum of n d6 = s) for s in 0..=6n.
-fn sum_distribution(n: usize) -> Vec<f64> {
-    let mut dist = vec![1.0];
-    for _ in 0..n {
-        let mut next = vec![0.0; dist.len() + 6];
-        for (s, p) in dist.iter().enumerate() {
-            for face in 1..=6 {
-                next[s + face] += p / 6.0;
-            }
-        }
-        dist = next;
-    }
-    dist
-}
 
 /// P(attacker's sum > defender's sum): the attacker wins only when strictly greater.
 fn exact_win(attacker: usize, defender: usize) -> f64 {

@@ -83,17 +83,7 @@ type Dist = Vec<f64>;
 
 /// The sum of `n` d6.
 fn dice_sum(n: u32) -> Dist {
-    let mut dist = vec![1.0];
-    for _ in 0..n {
-        let mut next = vec![0.0; dist.len() + 6];
-        for (s, p) in dist.iter().enumerate() {
-            for face in 1..=6 {
-                next[s + face] += p / 6.0;
-            }
-        }
-        dist = next;
-    }
-    dist
+    meeple_tests::d6_sum_distribution(n as usize)
 }
 
 /// The distribution of `k * x`.

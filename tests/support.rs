@@ -7,6 +7,22 @@ use meeple_engine::loader::{discover, load_mod};
 use meeple_engine::rules::Ruleset;
 
 /// The workspace root.
+/// P(the sum of `n` six-sided dice = s), for s in 0..=6n: the exact distribution, by
+/// convolution, that odds tests compare the engine against.
+pub fn d6_sum_distribution(n: usize) -> Vec<f64> {
+    let mut dist = vec![1.0];
+    for _ in 0..n {
+        let mut next = vec![0.0; dist.len() + 6];
+        for (s, p) in dist.iter().enumerate() {
+            for face in 1..=6 {
+                next[s + face] += p / 6.0;
+            }
+        }
+        dist = next;
+    }
+    dist
+}
+
 pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ is inside the workspace").to_path_buf()
 }
