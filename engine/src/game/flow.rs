@@ -235,6 +235,22 @@ pub(crate) fn after_action(cx: &mut WriteCx) -> Result<(), RuleError> {
     if cx.state.outcome.is_none() {
         fire(cx, EventKind::AfterAction, cx.state.turn.seat)?;
     }
+    settle_effects(cx)
+}
+
+/// After the first step of an action with `after_roll` choices (its rolls and `on_roll`): what
+/// `on_roll` did may end the game or the turn, but `after_action` triggers wait for the
+/// action's end (its choices, or cancelling).
+pub(crate) fn after_roll(cx: &mut WriteCx) -> Result<(), RuleError> {
+    settle_effects(cx)?;
+    if cx.state.outcome.is_some() {
+        cx.state.turn.pending = None;
+    }
+    Ok(())
+}
+
+/// End checks and a requested end of turn, after effects ran.
+fn settle_effects(cx: &mut WriteCx) -> Result<(), RuleError> {
     check_end(cx)?;
     if cx.flow.end_turn && cx.state.outcome.is_none() {
         cx.flow.end_turn = false;

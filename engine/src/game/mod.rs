@@ -415,17 +415,7 @@ impl Engine {
                             cx.state.turn.pending =
                                 Some(state::PendingAction { action: index, args: action.args, rolls });
                             cx.events.push_with(|| Event::AwaitingChoice { action: index });
-                            // What `on_roll` did may end the game or the turn; `after_action`
-                            // triggers wait for the action's end (its choices, or cancelling).
-                            flow::check_end(cx)?;
-                            if cx.flow.end_turn && cx.state.outcome.is_none() {
-                                cx.flow.end_turn = false;
-                                flow::end_turn(cx)?;
-                            }
-                            if cx.state.outcome.is_some() {
-                                cx.state.turn.pending = None;
-                            }
-                            return Ok(());
+                            return flow::after_roll(cx);
                         }
                     }
                     if let Some(success) = &rule.success {
