@@ -4,7 +4,6 @@
 //! arguments, prints, and opens windows, while every rule lives in `meeple-engine` and the mods.
 
 mod cli;
-mod launcher;
 
 use std::process::ExitCode;
 
@@ -46,19 +45,46 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
-    /// Open the window with the bundled games.
-    Play {
-        /// A mod to show first.
-        #[arg(name = "MOD")]
-        mod_name: Option<String>,
-    },
+    /// Open the window: the launcher, or a game of MOD.
+    Play(PlayArgs),
+}
+
+#[derive(clap::Args, Default)]
+struct PlayArgs {
+    /// The mod to select (an id or a folder); with --start, the game to start.
+    #[arg(name = "MOD")]
+    mod_name: Option<String>,
+    /// Start a game of MOD with its default setup at once, skipping the launcher.
+    #[arg(long, requires = "MOD")]
+    start: bool,
+    /// The seed of a game started with --start.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Open a saved game and continue it.
+    #[arg(long, conflicts_with = "replay")]
+    open: Option<std::path::PathBuf>,
+    /// Open a saved game in the replay viewer.
+    #[arg(long)]
+    replay: Option<std::path::PathBuf>,
+}
+
+fn play(args: PlayArgs) -> Result<ExitCode, String> {
+    let options = meeple::player::StartOptions {
+        mod_name: args.mod_name,
+        start: args.start,
+        seed: args.seed,
+        replay: args.replay.is_some(),
+        open: args.replay.or(args.open),
+    };
+    meeple::player::run(options)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        None => launcher::run(None),
-        Some(Command::Play { mod_name }) => launcher::run(mod_name),
+        None => play(PlayArgs::default()),
+        Some(Command::Play(args)) => play(args),
         Some(Command::Check { mods }) => cli::check::run(&mods),
         Some(Command::Sim(args)) => cli::sim::run(args),
         Some(Command::Run(args)) => cli::run::run(args),

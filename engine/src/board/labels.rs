@@ -69,12 +69,23 @@ pub enum LabelOrder {
 impl LabelSpec {
     /// The label of the space at lattice column `col`, row `row` (both counted from 0).
     pub fn label(&self, col: u32, row: u32) -> String {
-        let column_part = coordinate(self.columns, u64::from(self.first_column) + u64::from(col), self.column_digits);
-        let row_part = coordinate(self.rows, u64::from(self.first_row) + u64::from(row), self.row_digits);
+        let (column_part, row_part) = (self.column_label(col), self.row_label(row));
         match self.order {
             LabelOrder::ColumnFirst => format!("{column_part}{}{row_part}", self.separator),
             LabelOrder::RowFirst => format!("{row_part}{}{column_part}", self.separator),
         }
+    }
+}
+
+impl LabelSpec {
+    /// The column part of labels in lattice column `col`, e.g. `B` (for rulers along the board).
+    pub fn column_label(&self, col: u32) -> String {
+        coordinate(self.columns, u64::from(self.first_column) + u64::from(col), self.column_digits)
+    }
+
+    /// The row part of labels in lattice row `row`, e.g. `07`.
+    pub fn row_label(&self, row: u32) -> String {
+        coordinate(self.rows, u64::from(self.first_row) + u64::from(row), self.row_digits)
     }
 }
 

@@ -470,6 +470,12 @@ impl Board {
         table
     }
 
+    /// The board's identity for caches of derived data (drawing geometry, walking costs): a
+    /// new one for every assembled board, kept by clones.
+    pub fn uid(&self) -> u64 {
+        self.uid
+    }
+
     /// How many spaces the board has; space ids are `0..space_count()`.
     pub fn space_count(&self) -> usize {
         self.spaces.len()

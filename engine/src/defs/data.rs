@@ -447,7 +447,9 @@ pub struct ActionDef {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub effect: Vec<Stmt>,
     /// Figures shown before the action is taken: label → *expression*, usually with `chance`
-    /// (the exact probability of `success`) or `expect(x)` (the exact mean of a roll).
+    /// (the exact probability of `success`) or `expect(x)` (the exact mean of a roll). In an
+    /// action with `after_roll` choices, a figure that reads the rolls or those choices (the
+    /// damage this roll does to each target) is shown after the roll, the others before it.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub preview: IndexMap<String, String>,
     /// How computer players value this action.

@@ -314,12 +314,7 @@ fn read_state<E: Env>(env: &mut E, read: &Read, frame: &[Value]) -> Result<Value
             None => Value::Nil,
         },
         Read::SeatPiece(e) => match eval(env, e, frame)?.as_seat() {
-            Some(seat) => env
-                .state()
-                .pieces
-                .iter()
-                .position(|p| p.alive && p.owner == seat)
-                .map_or(Value::Nil, |p| Value::Piece(p as u32)),
+            Some(seat) => env.state().seat_piece(seat).map_or(Value::Nil, Value::Piece),
             None => Value::Nil,
         },
         Read::ItemField(e, field) => match eval(env, e, frame)? {

@@ -306,6 +306,36 @@ impl Engine {
         first.0
     }
 
+    /// Why the seat to move cannot take the mod's action `index` now, in words for a menu
+    /// ("Move was already taken 1 time(s) this phase"); `None` when `legal` (the current legal
+    /// actions) holds one of its kind.
+    pub fn unavailable_reason(&mut self, state: &GameState, legal: &[Action], index: u16) -> Option<String> {
+        if legal.iter().any(|a| a.kind == ActionKind::Rule(index)) {
+            return None;
+        }
+        let rules = self.rules.clone();
+        let rule = rules.actions.get(index as usize)?;
+        if state.is_over() {
+            return Some(ActionError::GameOver.to_string());
+        }
+        if let Some(pending) = &state.turn.pending {
+            let waiting = &rules.actions[pending.action as usize];
+            return Some(format!("{} was rolled: make its choices or cancel it first", waiting.label));
+        }
+        let phase = &rules.phases[state.turn.phase as usize];
+        if !phase.actions.contains(&index) {
+            return Some(format!("not in the {} phase", phase.label));
+        }
+        let budget = rule.budget_slot as usize;
+        let limit = phase.budget[budget];
+        if state.turn.used[budget] >= limit {
+            let times = if limit == 1 { "once".to_string() } else { format!("{limit} times") };
+            return Some(format!("only {times} per {}: already done", phase.label.to_lowercase()));
+        }
+        let first = rule.params.first().map_or_else(|| "choice".to_string(), |p| p.label.to_lowercase());
+        Some(format!("no {first} qualifies now"))
+    }
+
     /// Calls `visit` with every legal action, in the order [`Engine::legal_actions`] lists them,
     /// together with its computer-player score (as [`Engine::ai_score`] gives it). Scoring while
     /// listing spares a computer player a second pass and a list of every action.
@@ -500,17 +530,30 @@ impl Engine {
         odds.chance(&rules, state, &frame).ok()
     }
 
-    /// The figures of an action's `preview`, as (label, value).
+    /// The figures of an action's `preview`, as (label, value). For an action taken in two
+    /// steps, before its roll: the figures that read neither the rolls nor the `after_roll`
+    /// choices (chances, expectations); once rolled: the figures that read the rolls (what this
+    /// roll does to each choice).
     pub fn preview(&mut self, state: &GameState, action: &Action) -> Vec<(String, f64)> {
         let ActionKind::Rule(index) = action.kind else { return Vec::new() };
         let rules = self.rules.clone();
         let rule = &rules.actions[index as usize];
-        let frame = legal::bind_frame(rule, state.turn.seat, action);
+        let rolled = state.turn.pending.as_ref().is_some_and(|p| p.action == index);
+        let mut frame = legal::bind_frame(rule, state.turn.seat, action);
+        legal::fill_pending_rolls(&mut frame, rule, index, state);
+        let reads_rolls =
+            |expr: &crate::rules::ir::Expr| (0..rule.rolls.len()).any(|i| expr.uses_slot(rule.roll_slot(i)));
+        let reads_later_choice =
+            |expr: &crate::rules::ir::Expr| (rule.before_roll..rule.params.len()).any(|i| expr.uses_slot(1 + i as u16));
         let mut odds = odds::OddsCx { cache: &mut self.odds, action: index };
         let mut cx =
             eval::ReadCx { rules: &rules, state, scratch: &mut self.scratch, odds: Some(&mut odds), hooks: None };
         rule.preview
             .iter()
+            .filter(|(_, expr)| {
+                !rule.is_staged()
+                    || if rolled { reads_rolls(expr) } else { !reads_rolls(expr) && !reads_later_choice(expr) }
+            })
             .filter_map(|(label, expr)| eval::eval(&mut cx, expr, &frame).ok().map(|v| (label.clone(), v.as_num())))
             .collect()
     }

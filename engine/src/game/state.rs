@@ -205,6 +205,12 @@ impl GameState {
         (0..self.seats.len() as u8).filter(|&s| self.seats[s as usize].side == side).collect()
     }
 
+    /// A seat's piece: the first living piece it owns (`seat.piece` in the rules language; the
+    /// character of games where a seat is one character).
+    pub fn seat_piece(&self, seat: u8) -> Option<u32> {
+        self.pieces.iter().position(|p| p.alive && p.owner == seat).map(|p| p as u32)
+    }
+
     /// Seats still taking turns.
     pub fn active_seats(&self) -> usize {
         self.seats.iter().filter(|s| s.status == SeatStatus::Active).count()

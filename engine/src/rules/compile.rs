@@ -651,16 +651,19 @@ impl Compiler<'_> {
             odds_scope.slots.last_mut().expect("just pushed").random = true;
         }
         let has_success = success.is_some();
+        let staged = before_roll < params.len();
+        // Previews of an action taken in two steps may also read its rolls and its `after_roll`
+        // choices: such figures are shown once the dice are rolled (see `Engine::preview`).
+        let preview_scope = if staged { &chosen_scope } else { &odds_scope };
         let preview = self.key("preview", |c| {
             def.preview
                 .iter()
                 .filter_map(|(label, text)| {
-                    c.key(label, |c| c.odds_expr(text, &mut odds_scope.clone(), has_success))
+                    c.key(label, |c| c.odds_expr(text, &mut preview_scope.clone(), has_success))
                         .map(|e| (label.clone(), e))
                 })
                 .collect()
         });
-        let staged = before_roll < params.len();
         let (ai_score, ai_start_score, ai_min) = match &def.ai {
             Some(ai) => {
                 let mut score_scope = if staged { chosen_scope.clone() } else { odds_scope.clone() };

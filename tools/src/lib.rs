@@ -1,0 +1,5 @@
+//! The `meeple` package as a library: the player window's screens and panels, so tests drive
+//! them without a window (the `meeple` binary in `main.rs` is a thin layer over this and the
+//! engine).
+
+pub mod player;

@@ -1,0 +1,650 @@
+//! The eframe app: the launcher (bundled and user mods), the setup screen, the game screen
+//! (board, turn, actions, dice, seats, log, computer pace, save and load, undo, hot reload, hand
+//! over between people, game over) and the replay viewer.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use egui::{Color32, RichText};
+use meeple_engine::game::{ActionKind, SeatStatus};
+use meeple_engine::save::SaveFile;
+
+use super::board_view::{BoardView, Mark, Overlay};
+use super::catalog::{self, ModEntry, Origin};
+use super::reload::{ModWatcher, Reload};
+use super::replay::{ReplayChoice, ReplayViewer};
+use super::session::Session;
+use super::setup::{SetupChoice, SetupForm};
+use super::{describe, panels};
+
+/// How the player starts (from the command line).
+#[derive(Clone, Debug, Default)]
+pub struct StartOptions {
+    /// The mod to select first.
+    pub mod_name: Option<String>,
+    /// Skip the setup: start a game of the selected mod with its default setup at once.
+    pub start: bool,
+    /// The seed for a game started at once.
+    pub seed: Option<u64>,
+    /// A save to open: continue the game, or watch it with `replay`.
+    pub open: Option<PathBuf>,
+    pub replay: bool,
+}
+
+/// Which screen is shown.
+pub enum Screen {
+    Launcher,
+    Setup(Box<SetupForm>, usize),
+    Game(Box<GameScreen>),
+    Replay(Box<ReplayViewer>),
+}
+
+/// The player window's state.
+pub struct PlayerApp {
+    pub mods: Vec<ModEntry>,
+    pub selected: usize,
+    pub screen: Screen,
+    /// The path typed into the launcher's "Open a save" box.
+    pub open_path: String,
+    /// A message for the launcher (a save that did not open, …).
+    pub notice: Option<String>,
+}
+
+impl PlayerApp {
+    /// The launcher with the mods found on disk.
+    pub fn new(options: StartOptions) -> Self {
+        Self::with_mods(catalog::discover(), options)
+    }
+
+    /// The launcher with the given mods (tests pass fixture mods).
+    pub fn with_mods(mods: Vec<ModEntry>, options: StartOptions) -> Self {
+        let selected = options
+            .mod_name
+            .as_ref()
+            .and_then(|name| mods.iter().position(|m| &m.id == name || m.folder == Path::new(name)))
+            .unwrap_or(0);
+        let mut app = Self { mods, selected, screen: Screen::Launcher, open_path: String::new(), notice: None };
+        if let Some(path) = &options.open {
+            app.open_save(path, options.replay);
+        } else if options.start {
+            app.open_setup(selected);
+            if let Screen::Setup(form, index) = &mut app.screen {
+                if let Some(seed) = options.seed {
+                    form.random_seed = false;
+                    form.seed_text = seed.to_string();
+                }
+                let index = *index;
+                app.start_from_setup(index);
+            }
+        }
+        app
+    }
+
+    /// The game being played, if the game screen is shown.
+    pub fn game(&self) -> Option<&GameScreen> {
+        match &self.screen {
+            Screen::Game(game) => Some(game),
+            _ => None,
+        }
+    }
+
+    pub fn game_mut(&mut self) -> Option<&mut GameScreen> {
+        match &mut self.screen {
+            Screen::Game(game) => Some(game),
+            _ => None,
+        }
+    }
+
+    pub fn setup_mut(&mut self) -> Option<&mut SetupForm> {
+        match &mut self.screen {
+            Screen::Setup(form, _) => Some(form),
+            _ => None,
+        }
+    }
+
+    pub fn replay_mut(&mut self) -> Option<&mut ReplayViewer> {
+        match &mut self.screen {
+            Screen::Replay(viewer) => Some(viewer),
+            _ => None,
+        }
+    }
+
+    fn open_setup(&mut self, index: usize) {
+        match self.mods.get(index).and_then(|m| m.rules.clone()) {
+            Some(rules) => self.screen = Screen::Setup(Box::new(SetupForm::new(rules)), index),
+            None => self.notice = Some("this mod does not load; fix the problems listed first".into()),
+        }
+    }
+
+    fn start_from_setup(&mut self, index: usize) {
+        let Screen::Setup(form, _) = &mut self.screen else { return };
+        let started = form.setup().and_then(|setup| Session::new(form.rules.clone(), setup));
+        match started {
+            Ok(session) => {
+                let folder = self.mods[index].folder.clone();
+                self.screen = Screen::Game(Box::new(GameScreen::new(session, &folder)));
+            }
+            Err(error) => form.error = Some(error),
+        }
+    }
+
+    /// Opens a save: continues the game, or watches it in the replay viewer.
+    pub fn open_save(&mut self, path: &Path, replay: bool) {
+        let shown = path.display().to_string();
+        let save = match SaveFile::read(path) {
+            Ok(save) => save,
+            Err(error) => {
+                self.notice = Some(error.to_string());
+                return;
+            }
+        };
+        let Some(index) = self.mods.iter().position(|m| m.id == save.mod_ref.id && m.rules.is_some()) else {
+            self.notice =
+                Some(format!("{shown} is a game of `{}`, which is not installed or does not load", save.mod_ref.id));
+            return;
+        };
+        let rules = self.mods[index].rules.clone().expect("checked above");
+        self.selected = index;
+        let opened = if replay {
+            ReplayViewer::from_save(rules, &save, &shown).map(|v| Screen::Replay(Box::new(v)))
+        } else {
+            Session::from_save(rules, &save, &shown)
+                .map(|s| Screen::Game(Box::new(GameScreen::new(s, &self.mods[index].folder))))
+        };
+        match opened {
+            Ok(screen) => {
+                self.screen = screen;
+                self.notice = None;
+            }
+            Err(error) => self.notice = Some(error),
+        }
+    }
+
+    /// Draws the current screen.
+    pub fn ui(&mut self, ui: &mut egui::Ui) {
+        match &mut self.screen {
+            Screen::Launcher => self.launcher_ui(ui),
+            Screen::Setup(form, index) => {
+                let index = *index;
+                let choice = egui::CentralPanel::default().show(ui, |ui| form.ui(ui)).inner;
+                match choice {
+                    Some(SetupChoice::Start) => self.start_from_setup(index),
+                    Some(SetupChoice::Back) => self.screen = Screen::Launcher,
+                    None => {}
+                }
+            }
+            Screen::Game(game) => match game.ui(ui) {
+                Some(GameChoice::Quit) => self.screen = Screen::Launcher,
+                Some(GameChoice::NewGame) => {
+                    let index = self.selected;
+                    self.open_setup(index);
+                }
+                Some(GameChoice::Replay(path)) => self.open_save(&path, true),
+                None => {}
+            },
+            Screen::Replay(viewer) => {
+                if viewer.ui(ui) == Some(ReplayChoice::Close) {
+                    self.screen = Screen::Launcher;
+                }
+            }
+        }
+    }
+
+    fn launcher_ui(&mut self, ui: &mut egui::Ui) {
+        let mut start = None;
+        egui::CentralPanel::default().show(ui, |ui| {
+            ui.heading("Meeple");
+            ui.label("Choose a game.");
+            ui.separator();
+            if self.mods.is_empty() {
+                ui.label(format!("No mods found in {}.", meeple_engine::loader::bundled_mods_dir().display()));
+            }
+            ui.columns(2, |columns| {
+                let ui = &mut columns[0];
+                for (i, entry) in self.mods.iter().enumerate() {
+                    let mut title = if entry.problems.is_empty() {
+                        format!("{}  ·  {}", entry.name, entry.players)
+                    } else {
+                        format!("{}  (does not load)", entry.name)
+                    };
+                    if entry.origin == Origin::User {
+                        title.push_str("  ·  your mod");
+                    }
+                    if ui.selectable_label(self.selected == i, title).clicked() {
+                        self.selected = i;
+                    }
+                }
+                if let Some(dir) = catalog::user_mods_dir() {
+                    ui.add_space(8.0);
+                    ui.label(RichText::new(format!("Your mods: {}", dir.display())).small().weak());
+                }
+                let ui = &mut columns[1];
+                if let Some(entry) = self.mods.get(self.selected) {
+                    ui.heading(&entry.name);
+                    ui.label(&entry.description);
+                    ui.label(&entry.players);
+                    for problem in &entry.problems {
+                        ui.colored_label(Color32::LIGHT_RED, RichText::new(problem).monospace());
+                    }
+                    if ui
+                        .add_enabled(entry.rules.is_some(), egui::Button::new(RichText::new("New game").strong()))
+                        .clicked()
+                    {
+                        start = Some(self.selected);
+                    }
+                }
+                ui.separator();
+                let label = ui.label("Open a save");
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.open_path).hint_text("path/to/game.json").id_salt("open path"),
+                )
+                .labelled_by(label.id);
+                ui.horizontal(|ui| {
+                    let path = PathBuf::from(self.open_path.trim());
+                    let ready = !self.open_path.trim().is_empty();
+                    if ui.add_enabled(ready, egui::Button::new("Continue game")).clicked() {
+                        self.open_save(&path, false);
+                    }
+                    if ui.add_enabled(ready, egui::Button::new("Watch replay")).clicked() {
+                        self.open_save(&path, true);
+                    }
+                });
+                if let Some(notice) = &self.notice {
+                    ui.colored_label(Color32::LIGHT_RED, notice);
+                }
+            });
+        });
+        if let Some(index) = start {
+            self.open_setup(index);
+        }
+    }
+}
+
+impl eframe::App for PlayerApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        PlayerApp::ui(self, ui);
+    }
+}
+
+/// What the person asked for on the game screen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameChoice {
+    Quit,
+    NewGame,
+    Replay(PathBuf),
+}
+
+/// A game being played, with everything the screen keeps beside the session.
+pub struct GameScreen {
+    pub session: Session,
+    pub board: BoardView,
+    watcher: ModWatcher,
+    /// The mod's problems after a change that broke it (the game runs on the last good rules).
+    pub problems: Vec<String>,
+    /// What the last reload did.
+    pub reload_note: Option<String>,
+    /// Seconds between computer actions; 0 plays one per frame.
+    pub computer_delay: f32,
+    pub paused: bool,
+    last_step: f64,
+    pub save_path: String,
+    pub status: Option<String>,
+    /// The person seat the screen was last handed to, in games with hidden hands.
+    shown_to: Option<u8>,
+    /// Whether the game-over window was closed.
+    over_closed: bool,
+}
+
+impl GameScreen {
+    pub fn new(session: Session, folder: &Path) -> Self {
+        let save_path = catalog::data_dir()
+            .map(|d| d.join("saves"))
+            .unwrap_or_else(|| PathBuf::from("saves"))
+            .join(format!("{}-{}.json", session.rules.manifest.id, session.setup.seed))
+            .display()
+            .to_string();
+        Self {
+            session,
+            board: BoardView::default(),
+            watcher: ModWatcher::new(folder),
+            problems: Vec::new(),
+            reload_note: None,
+            computer_delay: 0.6,
+            paused: false,
+            last_step: f64::NEG_INFINITY,
+            save_path,
+            status: None,
+            shown_to: None,
+            over_closed: false,
+        }
+    }
+
+    /// Whether the screen waits for the seat to move to take it over (a game with hidden hands
+    /// and several people at one screen).
+    pub fn awaiting_handover(&self) -> bool {
+        let session = &self.session;
+        let hidden = session.rules.decks.iter().any(|d| d.hidden);
+        hidden && session.human_seats() > 1 && session.is_human_turn() && self.shown_to != Some(session.seat())
+    }
+
+    /// Confirms the hand-over to the seat to move.
+    pub fn take_over(&mut self) {
+        self.shown_to = Some(self.session.seat());
+    }
+
+    /// Checks the mod's files and applies a reload.
+    pub fn apply_reload(&mut self, reload: Reload) {
+        match reload {
+            Reload::Loaded(rules) => match self.session.with_rules(rules) {
+                Ok((session, note)) => {
+                    self.session = session;
+                    self.problems.clear();
+                    self.reload_note =
+                        Some(note.unwrap_or_else(|| {
+                            "Reloaded the mod; the game was replayed with the changed rules.".into()
+                        }));
+                }
+                Err(error) => self.problems = vec![error],
+            },
+            Reload::Broken(problems) => {
+                self.problems = problems;
+                self.reload_note = None;
+            }
+        }
+    }
+
+    /// Checks the mod folder now (the screen also does it about once a second).
+    pub fn check_reload(&mut self) {
+        if let Some(reload) = self.watcher.check() {
+            self.apply_reload(reload);
+        }
+    }
+
+    /// Plays computer turns at the chosen pace.
+    fn pace_computers(&mut self, ctx: &egui::Context, now: f64) {
+        if self.paused || self.session.is_over() || self.session.is_human_turn() {
+            return;
+        }
+        let delay = f64::from(self.computer_delay);
+        if now - self.last_step >= delay {
+            self.session.step_computer();
+            self.last_step = now;
+        }
+        if delay <= 0.0 {
+            ctx.request_repaint();
+        } else {
+            ctx.request_repaint_after(Duration::from_secs_f64((self.last_step + delay - now).max(0.001)));
+        }
+    }
+
+    pub fn ui(&mut self, ui: &mut egui::Ui) -> Option<GameChoice> {
+        let mut choice = None;
+        let now = ui.input(|i| i.time);
+        if let Some(reload) = self.watcher.poll(now) {
+            self.apply_reload(reload);
+        }
+        ui.ctx().request_repaint_after(Duration::from_secs(1));
+        self.pace_computers(ui.ctx(), now);
+
+        egui::Panel::top("game bar").show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                if ui.button("Quit to games").clicked() {
+                    choice = Some(GameChoice::Quit);
+                }
+                if ui.button("New game").clicked() {
+                    choice = Some(GameChoice::NewGame);
+                }
+                ui.separator();
+                ui.label(RichText::new(&self.session.rules.manifest.name).strong());
+                ui.label(format!("seed {}", self.session.setup.seed));
+                ui.separator();
+                if ui
+                    .add_enabled(self.session.can_undo(), egui::Button::new("Undo"))
+                    .on_disabled_hover_text(
+                        "Only actions that revealed no dice or cards, and before any computer moved, can be taken back",
+                    )
+                    .clicked()
+                {
+                    self.session.undo();
+                }
+                let label = ui.label("Save to");
+                ui.add(egui::TextEdit::singleline(&mut self.save_path).desired_width(220.0).id_salt("save path"))
+                    .labelled_by(label.id);
+                if ui.button("Save").clicked() {
+                    let path = PathBuf::from(&self.save_path);
+                    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+                        let _ = std::fs::create_dir_all(parent);
+                    }
+                    self.status = Some(match self.session.save(&path) {
+                        Ok(()) => format!("Saved {} actions to {}", self.session.history.len(), path.display()),
+                        Err(error) => error,
+                    });
+                }
+                if ui.button("Replay").on_hover_text("Save, then watch the game from the start").clicked() {
+                    let path = PathBuf::from(&self.save_path);
+                    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+                        let _ = std::fs::create_dir_all(parent);
+                    }
+                    match self.session.save(&path) {
+                        Ok(()) => choice = Some(GameChoice::Replay(path)),
+                        Err(error) => self.status = Some(error),
+                    }
+                }
+                ui.separator();
+                ui.add(egui::Slider::new(&mut self.computer_delay, 0.0..=2.0).suffix(" s").text("Computer pace"));
+                if ui.button(if self.paused { "Resume" } else { "Pause" }).clicked() {
+                    self.paused = !self.paused;
+                }
+                let computers_to_move = !self.session.is_over() && !self.session.is_human_turn();
+                if ui
+                    .add_enabled(computers_to_move, egui::Button::new("Skip"))
+                    .on_hover_text("Play the computers' moves at once, up to the next person's turn")
+                    .clicked()
+                {
+                    self.session.skip_computers(100_000);
+                }
+            });
+            if let Some(status) = &self.status {
+                ui.label(RichText::new(status).small());
+            }
+            if !self.problems.is_empty() {
+                ui.colored_label(
+                    Color32::LIGHT_RED,
+                    "The mod changed on disk and no longer loads; the game goes on with the last good version:",
+                );
+                for problem in &self.problems {
+                    ui.colored_label(Color32::LIGHT_RED, RichText::new(problem).monospace().small());
+                }
+            } else if let Some(note) = &self.reload_note {
+                ui.label(RichText::new(note).small());
+            }
+        });
+
+        if self.awaiting_handover() {
+            let name = describe::seat(&self.session.state, self.session.seat());
+            egui::CentralPanel::default().show(ui, |ui| {
+                ui.vertical_centered(|ui| {
+                    ui.add_space(120.0);
+                    ui.heading(format!("Pass the screen to {name}"));
+                    ui.label("The next turn shows cards only its player may see.");
+                    if ui.button(format!("I am {name}: show my turn")).clicked() {
+                        self.take_over();
+                    }
+                });
+            });
+            return choice;
+        }
+
+        egui::Panel::bottom("log").default_size(150.0).resizable(true).show(ui, |ui| {
+            panels::log(ui, &self.session);
+        });
+        egui::Panel::right("side").default_size(330.0).resizable(true).show(ui, |ui| {
+            egui::ScrollArea::vertical().id_salt("side scroll").show(ui, |ui| {
+                panels::turn_header(ui, &self.session);
+                ui.separator();
+                panels::actions(ui, &mut self.session);
+                if let Some(message) = &self.session.message {
+                    ui.colored_label(Color32::LIGHT_RED, message);
+                }
+                if !self.session.last_rolls.is_empty() {
+                    ui.separator();
+                    panels::dice(ui, &self.session.rules, &self.session.state, &self.session.last_rolls);
+                }
+                self.hand_ui(ui);
+                ui.separator();
+                let controllers: Vec<String> = self.session.setup.seats.iter().map(|s| s.controller.clone()).collect();
+                panels::seats(ui, &self.session.rules, &self.session.state, &controllers);
+            });
+        });
+        egui::CentralPanel::default().show(ui, |ui| {
+            let marks = self.marks();
+            let seat = self.session.seat();
+            let ring = self.session.state.seat_piece(seat);
+            if self.board.followed != ring
+                && let Some(piece) = ring
+            {
+                let space = self.session.state.pieces[piece as usize].space;
+                self.board.geometry(&self.session.state.board);
+                self.board.keep_in_view(space, ui.available_size());
+                self.board.followed = ring;
+            }
+            let response =
+                self.board.show(ui, &self.session.rules, &self.session.state, &Overlay { marks: &marks, ring });
+            if let Some(space) = response.clicked
+                && self.session.is_human_turn()
+            {
+                self.click_space(space);
+            }
+        });
+
+        if self.session.is_over() && !self.over_closed {
+            self.game_over_window(ui, &mut choice);
+        }
+        choice
+    }
+
+    /// A click on the board: chooses the option there; with nothing being chosen, starts the
+    /// first action that can use that space.
+    pub fn click_space(&mut self, space: u32) {
+        if self.session.chosen().is_some() && self.session.choose_space(space) {
+            return;
+        }
+        let menu = self.session.menu();
+        for entry in menu.iter().filter(|e| e.unavailable.is_none() && matches!(e.kind, ActionKind::Rule(_))) {
+            self.session.select(entry.kind);
+            if self.session.choose_space(space) {
+                return;
+            }
+        }
+        self.session.back();
+        if self.session.chosen().is_some() && self.session.state.turn.pending.is_none() {
+            // Nothing here for any action: drop the half-made choice.
+            self.session.back();
+        }
+    }
+
+    /// The highlights: eligible spaces white, other sides' red, chosen ones yellow.
+    pub fn marks(&self) -> HashMap<u32, Mark> {
+        let mut marks = HashMap::new();
+        if !self.session.is_human_turn() {
+            return marks;
+        }
+        for option in self.session.options() {
+            if let Some(space) = option.space {
+                marks.insert(space, if option.hostile { Mark::Target } else { Mark::Eligible });
+            }
+        }
+        for space in self.session.chosen_places() {
+            marks.insert(space, Mark::Chosen);
+        }
+        marks
+    }
+
+    /// The hand of the seat to move, when a person plays it; other seats' hands by size only.
+    fn hand_ui(&self, ui: &mut egui::Ui) {
+        let state = &self.session.state;
+        let rules = &self.session.rules;
+        if state.seats.iter().all(|s| s.hand.is_empty()) {
+            return;
+        }
+        ui.separator();
+        let seat = self.session.seat();
+        if self.session.is_human(seat) {
+            ui.label(RichText::new("Your hand").strong());
+            ui.horizontal_wrapped(|ui| {
+                for &(_, card) in &state.seats[seat as usize].hand {
+                    let name = rules.card_ids.get(card as usize).cloned().unwrap_or_else(|| format!("card {card}"));
+                    ui.add(egui::Button::new(name).frame(true));
+                }
+            });
+        }
+        for (i, other) in state.seats.iter().enumerate() {
+            if (i as u8 != seat || !self.session.is_human(seat)) && !other.hand.is_empty() {
+                ui.label(RichText::new(format!("{}: {} cards", other.name, other.hand.len())).small());
+            }
+        }
+    }
+
+    fn game_over_window(&mut self, ui: &mut egui::Ui, choice: &mut Option<GameChoice>) {
+        let session = &self.session;
+        let stats = session.stats();
+        let mut open = true;
+        egui::Window::new("Game over").collapsible(false).resizable(false).open(&mut open).show(ui.ctx(), |ui| {
+            if let Some(winners) = session.winners() {
+                ui.heading(winners);
+            }
+            ui.label(format!("{} turns, {} rounds, {} actions", stats.turns, stats.rounds, stats.actions));
+            egui::Grid::new("statistics").striped(true).show(ui, |ui| {
+                ui.strong("Seat");
+                ui.strong("Result");
+                ui.strong("Spaces");
+                ui.strong("Actions");
+                ui.strong("Rolls");
+                ui.strong("Succeeded");
+                ui.strong("Failed");
+                ui.end_row();
+                let winners = session.state.outcome.as_ref().map(super::session::winning_seats).unwrap_or_default();
+                for (i, seat) in session.state.seats.iter().enumerate() {
+                    let per = &stats.per_seat[i];
+                    ui.colored_label(describe::seat_color(&session.rules, &session.state, i as u8), &seat.name);
+                    ui.label(if winners.contains(&(i as u8)) {
+                        "won"
+                    } else {
+                        match seat.status {
+                            SeatStatus::Active => "played on",
+                            SeatStatus::Left => "left",
+                            SeatStatus::Eliminated => "out",
+                        }
+                    });
+                    ui.label(session.state.owned_count(i as u8).to_string());
+                    ui.label(per.actions.to_string());
+                    ui.label(per.rolls.to_string());
+                    ui.label(per.successes.to_string());
+                    ui.label(per.failures.to_string());
+                    ui.end_row();
+                }
+            });
+            ui.horizontal(|ui| {
+                if ui.button("Play again").clicked() {
+                    *choice = Some(GameChoice::NewGame);
+                }
+                if ui.button("Back to games").clicked() {
+                    *choice = Some(GameChoice::Quit);
+                }
+                if ui.button("Watch the replay").clicked() {
+                    let path = PathBuf::from(&self.save_path);
+                    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+                        let _ = std::fs::create_dir_all(parent);
+                    }
+                    if session.save(&path).is_ok() {
+                        *choice = Some(GameChoice::Replay(path));
+                    }
+                }
+            });
+        });
+        if !open {
+            self.over_closed = true;
+        }
+    }
+}

@@ -1,0 +1,677 @@
+//! The board, drawn from what the engine says about it: lattice cells (zig-zag grids, square
+//! grids with walls, territory maps whose regions are cells) or nodes and links (rings, tracks,
+//! graphs). Owner and terrain colours, counters, pieces, highlights, pan and zoom, rulers with
+//! the column and row labels, an overview minimap and tooltips. Knows no game.
+
+use std::collections::HashMap;
+
+use egui::epaint::Mesh;
+use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Shape, Stroke, Vec2, pos2, vec2};
+use meeple_engine::board::{Board, BoardSpec, LabelSpec, OffsetKind, Topology};
+use meeple_engine::game::GameState;
+use meeple_engine::game::state::NO_SEAT;
+use meeple_engine::rules::Ruleset;
+
+use super::describe;
+
+/// How a space is marked while a person chooses an action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mark {
+    /// May be chosen (white).
+    Eligible,
+    /// May be chosen, and belongs to another side (red).
+    Target,
+    /// Already chosen for the action (yellow).
+    Chosen,
+}
+
+/// What happened on the board this frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct BoardResponse {
+    pub clicked: Option<u32>,
+    pub hovered: Option<u32>,
+}
+
+/// How the board's spaces are drawn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum CellKind {
+    /// Hexes; `pointy` for row-shifted lattices.
+    Hex {
+        pointy: bool,
+    },
+    Square,
+    /// Circles joined by lines.
+    Node,
+}
+
+/// A board's drawing geometry in world units, computed once per board.
+pub struct Geometry {
+    uid: u64,
+    kind: CellKind,
+    /// World position of each lattice cell's centre and its space (`None`: sea).
+    cells: Vec<(Pos2, Option<u32>)>,
+    /// World position of each space's centre.
+    centers: Vec<Pos2>,
+    /// Region borders (between different spaces, or a space and the sea) and walls.
+    borders: Vec<[Pos2; 2]>,
+    walls: Vec<[Pos2; 2]>,
+    /// Links drawn between node spaces.
+    links: Vec<(u32, u32)>,
+    /// The corners of a cell relative to its centre.
+    corners: Vec<Vec2>,
+    /// Radius of node spaces.
+    node_radius: f32,
+    bounds: Rect,
+    /// Lattice size and scale, for rulers and picking.
+    lattice: Option<(u32, u32, OffsetKind)>,
+    scale: Vec2,
+    /// Per lattice cell, the index into `cells` (row-major), for picking.
+    cell_index: Vec<u32>,
+}
+
+const HEX_R: f32 = 0.577_350_26; // 1 / sqrt(3): hexes one unit across their flat sides
+const ROW_STEP: f32 = 0.866_025_4; // sqrt(3) / 2: the spacing of hex rows one unit wide
+
+impl Geometry {
+    pub fn new(board: &Board) -> Self {
+        let (kind, lattice, scale) = match *board.topology() {
+            Topology::Offset { columns, rows, offset } => {
+                let pointy = matches!(offset, OffsetKind::OddRows | OffsetKind::EvenRows);
+                let scale = if pointy { vec2(1.0, ROW_STEP) } else { vec2(ROW_STEP, 1.0) };
+                (CellKind::Hex { pointy }, Some((columns, rows, offset)), scale)
+            }
+            Topology::Territories { columns, rows, cell } => match cell {
+                meeple_engine::board::CellShape::Hex => {
+                    (CellKind::Hex { pointy: true }, Some((columns, rows, OffsetKind::OddRows)), vec2(1.0, ROW_STEP))
+                }
+                meeple_engine::board::CellShape::Square => {
+                    (CellKind::Square, Some((columns, rows, OffsetKind::OddRows)), vec2(1.0, 1.0))
+                }
+            },
+            Topology::Square { columns, rows, .. } => {
+                (CellKind::Square, Some((columns, rows, OffsetKind::OddRows)), vec2(1.0, 1.0))
+            }
+            Topology::Rings | Topology::Graph => (CellKind::Node, None, vec2(1.0, 1.0)),
+        };
+        let world = |p: [f32; 2]| pos2(p[0] * scale.x, p[1] * scale.y);
+        let centers: Vec<Pos2> = board.spaces().iter().map(|s| world(s.pos)).collect();
+        let corners: Vec<Vec2> = match kind {
+            CellKind::Hex { pointy } => (0..6)
+                .map(|k| {
+                    let angle = (60.0 * k as f32 + if pointy { 30.0 } else { 0.0 }).to_radians();
+                    vec2(angle.cos(), angle.sin()) * HEX_R
+                })
+                .collect(),
+            CellKind::Square => vec![vec2(0.5, 0.5), vec2(-0.5, 0.5), vec2(-0.5, -0.5), vec2(0.5, -0.5)],
+            CellKind::Node => Vec::new(),
+        };
+        let mut cells = Vec::new();
+        if !board.cells().is_empty() {
+            // Territory maps: regions made of cells; positions come from the lattice.
+            for cell in board.cells() {
+                cells.push((world(cell_position(kind, cell.col, cell.row)), cell.space));
+            }
+        } else if kind != CellKind::Node {
+            cells.extend(centers.iter().enumerate().map(|(id, center)| (*center, Some(id as u32))));
+        }
+        let (columns, rows) = lattice.map_or((0, 0), |(c, r, _)| (c, r));
+        let mut cell_index = vec![u32::MAX; columns as usize * rows as usize];
+        let lattice_of = |i: usize| -> (i32, i32) {
+            if !board.cells().is_empty() {
+                let c = board.cells()[i];
+                (c.col, c.row)
+            } else {
+                let s = &board.spaces()[i];
+                (s.col, s.row)
+            }
+        };
+        for i in 0..cells.len() {
+            let (col, row) = lattice_of(i);
+            if col >= 0 && row >= 0 && (col as u32) < columns && (row as u32) < rows {
+                cell_index[row as usize * columns as usize + col as usize] = i as u32;
+            }
+        }
+        let mut geometry = Self {
+            uid: board.uid(),
+            kind,
+            cells,
+            centers,
+            borders: Vec::new(),
+            walls: Vec::new(),
+            links: Vec::new(),
+            corners,
+            node_radius: 0.3,
+            bounds: Rect::NOTHING,
+            lattice,
+            scale,
+            cell_index,
+        };
+        geometry.find_borders(board);
+        geometry.find_links_and_walls(board);
+        let mut bounds = Rect::NOTHING;
+        for (center, _) in &geometry.cells {
+            bounds.extend_with(*center);
+        }
+        for center in &geometry.centers {
+            bounds.extend_with(*center);
+        }
+        let margin = if kind == CellKind::Node { geometry.node_radius * 1.5 } else { 0.7 };
+        geometry.bounds = if bounds.is_positive() || bounds.width() >= 0.0 {
+            bounds.expand(margin)
+        } else {
+            Rect::from_min_size(Pos2::ZERO, vec2(1.0, 1.0))
+        };
+        geometry
+    }
+
+    /// Territory borders: the cell edges between different spaces (or a space and the sea).
+    fn find_borders(&mut self, board: &Board) {
+        if board.cells().is_empty() || self.kind == CellKind::Node {
+            return;
+        }
+        for i in 0..self.cells.len() {
+            let (center, space) = self.cells[i];
+            if space.is_none() {
+                continue;
+            }
+            for k in 0..self.corners.len() {
+                let a = center + self.corners[k];
+                let b = center + self.corners[(k + 1) % self.corners.len()];
+                let across = center + ((a + b.to_vec2()).to_vec2() * 0.5 - center.to_vec2()) * 2.0;
+                let other = self.cell_at(across).and_then(|j| self.cells[j].1);
+                if other != space {
+                    self.borders.push([a, b]);
+                }
+            }
+        }
+    }
+
+    /// Links between node spaces; walls on the edges of grid boards.
+    fn find_links_and_walls(&mut self, board: &Board) {
+        let mut shortest = f32::INFINITY;
+        for edge in board.edges() {
+            let (a, b) = (self.centers[edge.a as usize], self.centers[edge.b as usize]);
+            if self.kind == CellKind::Node {
+                self.links.push((edge.a, edge.b));
+                shortest = shortest.min(a.distance(b));
+            } else if edge.wall.is_some() {
+                let middle = a + (b - a) * 0.5;
+                let along = (b - a).normalized().rot90() * 0.5;
+                self.walls.push([middle - along, middle + along]);
+            }
+        }
+        if self.kind == CellKind::Node {
+            self.node_radius = if shortest.is_finite() && shortest > 0.0 { shortest * 0.35 } else { 0.3 };
+        }
+    }
+
+    /// The cell (index into `cells`) under a world position.
+    fn cell_at(&self, world: Pos2) -> Option<usize> {
+        let (columns, rows, offset) = self.lattice?;
+        let (x, y) = (world.x / self.scale.x, world.y / self.scale.y);
+        let (col, row) = match self.kind {
+            CellKind::Square => (x.round() as i32, y.round() as i32),
+            CellKind::Hex { .. } => match offset {
+                OffsetKind::OddRows | OffsetKind::EvenRows => {
+                    let row = y.round() as i32;
+                    let shifted = (row & 1 == 1) == (offset == OffsetKind::OddRows);
+                    ((x - if shifted { 0.5 } else { 0.0 }).round() as i32, row)
+                }
+                OffsetKind::OddColumns | OffsetKind::EvenColumns => {
+                    let col = x.round() as i32;
+                    let shifted = (col & 1 == 1) == (offset == OffsetKind::OddColumns);
+                    (col, (y - if shifted { 0.5 } else { 0.0 }).round() as i32)
+                }
+            },
+            CellKind::Node => return None,
+        };
+        if col < 0 || row < 0 || col as u32 >= columns || row as u32 >= rows {
+            return None;
+        }
+        let index = self.cell_index[row as usize * columns as usize + col as usize];
+        (index != u32::MAX).then_some(index as usize)
+    }
+
+    /// The space under a world position.
+    fn space_at(&self, world: Pos2) -> Option<u32> {
+        if self.kind == CellKind::Node {
+            return self.centers.iter().position(|c| c.distance(world) <= self.node_radius).map(|i| i as u32);
+        }
+        // Hexes: the rounded lattice position can be a neighbour near corners; take the
+        // nearest centre among it and its neighbours' cells.
+        let index = self.cell_at(world)?;
+        self.cells[index].1
+    }
+
+    /// The world rectangle holding the whole board.
+    pub fn bounds(&self) -> Rect {
+        self.bounds
+    }
+
+    /// The world position of a space's centre.
+    pub fn center(&self, space: u32) -> Option<Pos2> {
+        self.centers.get(space as usize).copied()
+    }
+}
+
+/// A lattice cell's drawing position (the engine's convention: one unit per column and row,
+/// shifted rows by half a unit).
+fn cell_position(kind: CellKind, col: i32, row: i32) -> [f32; 2] {
+    match kind {
+        CellKind::Hex { .. } => [col as f32 + 0.5 * (row & 1) as f32, row as f32],
+        _ => [col as f32, row as f32],
+    }
+}
+
+/// Pan and zoom of one board, and its geometry.
+pub struct BoardView {
+    geometry: Option<Geometry>,
+    /// Pixels per world unit.
+    zoom: f32,
+    /// The world point at the middle of the view.
+    center: Pos2,
+    /// Whether the view was set up for the current board (fitted) yet.
+    fitted: bool,
+    /// Where the view was last centred on request, so it follows the piece to move only when
+    /// that changes.
+    pub followed: Option<u32>,
+    pub show_minimap: bool,
+}
+
+impl Default for BoardView {
+    fn default() -> Self {
+        Self { geometry: None, zoom: 20.0, center: Pos2::ZERO, fitted: false, followed: None, show_minimap: true }
+    }
+}
+
+/// What the board shows besides the state.
+pub struct Overlay<'a> {
+    pub marks: &'a HashMap<u32, Mark>,
+    /// The piece whose turn it is: drawn with a white ring.
+    pub ring: Option<u32>,
+}
+
+impl BoardView {
+    /// The geometry of `board`, rebuilt when the board changes.
+    pub fn geometry(&mut self, board: &Board) -> &Geometry {
+        if self.geometry.as_ref().is_none_or(|g| g.uid != board.uid()) {
+            self.geometry = Some(Geometry::new(board));
+            self.fitted = false;
+        }
+        self.geometry.as_ref().expect("just built")
+    }
+
+    /// Centres the view on a world position.
+    pub fn center_on(&mut self, world: Pos2) {
+        self.center = world;
+    }
+
+    /// Centres the view on a space when it is not well inside the view of `size` pixels.
+    pub fn keep_in_view(&mut self, space: u32, size: Vec2) {
+        let Some(world) = self.geometry.as_ref().and_then(|g| g.center(space)) else { return };
+        let half = size / self.zoom * 0.5 * 0.8;
+        if (world.x - self.center.x).abs() > half.x || (world.y - self.center.y).abs() > half.y {
+            self.center = world;
+        }
+    }
+
+    /// Draws the board filling the available space; returns clicks and hovers.
+    pub fn show(&mut self, ui: &mut egui::Ui, rules: &Ruleset, state: &GameState, overlay: &Overlay) -> BoardResponse {
+        self.geometry(&state.board);
+        let size = ui.available_size().max(vec2(64.0, 64.0));
+        let (response, painter) = ui.allocate_painter(size, Sense::click_and_drag());
+        let rect = response.rect;
+        let geometry = self.geometry.as_ref().expect("built above");
+        if !self.fitted {
+            let bounds = geometry.bounds();
+            let fit = (rect.width() / bounds.width()).min(rect.height() / bounds.height());
+            // Big boards start at a readable zoom around the middle (or the piece to move);
+            // the minimap shows the whole.
+            self.zoom = fit.max(18.0_f32.min(rect.width() / bounds.width().max(1.0) * 4.0)).max(fit);
+            self.center = bounds.center();
+            self.fitted = true;
+        }
+        // Pan by dragging, zoom with the wheel (or pinch) around the pointer.
+        if response.dragged() {
+            self.center -= response.drag_delta() / self.zoom;
+        }
+        if response.hovered() {
+            let (scroll, pinch) = ui.input(|i| (i.smooth_scroll_delta, i.zoom_delta()));
+            let factor = pinch * (scroll.y / 300.0).exp();
+            if (factor - 1.0).abs() > 1e-4
+                && let Some(pointer) = response.hover_pos()
+            {
+                let before = self.to_world(rect, pointer);
+                self.zoom = (self.zoom * factor).clamp(2.0, 200.0);
+                let after = self.to_world(rect, pointer);
+                self.center += before - after;
+            }
+        }
+        let geometry = self.geometry.as_ref().expect("built above");
+        let to_screen = |w: Pos2| rect.center() + (w - self.center) * self.zoom;
+        let visible = Rect::from_center_size(self.center, rect.size() / self.zoom).expand(1.0);
+        painter.rect_filled(rect, 0.0, Color32::from_rgb(0x1e, 0x2a, 0x38));
+
+        let fill_of = |space: u32| space_fill(rules, state, space);
+        // Cells: one mesh.
+        let mut mesh = Mesh::default();
+        for &(center, space) in &geometry.cells {
+            if !visible.contains(center) {
+                continue;
+            }
+            let color = match space {
+                Some(s) => fill_of(s),
+                None => continue,
+            };
+            add_polygon(&mut mesh, to_screen(center), &geometry.corners, self.zoom, color);
+        }
+        painter.add(Shape::mesh(mesh));
+        // Thin outlines between cells of grid boards, when zoomed in enough to see them.
+        if geometry.kind != CellKind::Node && geometry.cells.len() == state.board.space_count() && self.zoom >= 10.0 {
+            let stroke = Stroke::new(1.0, Color32::from_black_alpha(40));
+            for &(center, _) in &geometry.cells {
+                if visible.contains(center) {
+                    let points: Vec<Pos2> = geometry.corners.iter().map(|c| to_screen(center + *c)).collect();
+                    painter.add(Shape::closed_line(points, stroke));
+                }
+            }
+        }
+        let border = Stroke::new((self.zoom * 0.12).clamp(1.0, 3.0), Color32::from_rgb(0x20, 0x20, 0x20));
+        for [a, b] in &geometry.borders {
+            if visible.contains(*a) {
+                painter.line_segment([to_screen(*a), to_screen(*b)], border);
+            }
+        }
+        let wall = Stroke::new((self.zoom * 0.15).clamp(2.0, 6.0), Color32::from_rgb(0x3a, 0x2a, 0x1a));
+        for [a, b] in &geometry.walls {
+            if visible.contains(*a) {
+                painter.line_segment([to_screen(*a), to_screen(*b)], wall);
+            }
+        }
+        // Nodes and links.
+        if geometry.kind == CellKind::Node {
+            let link = Stroke::new(2.0, Color32::from_gray(150));
+            for &(a, b) in &geometry.links {
+                painter.line_segment(
+                    [to_screen(geometry.centers[a as usize]), to_screen(geometry.centers[b as usize])],
+                    link,
+                );
+            }
+            for (space, center) in geometry.centers.iter().enumerate() {
+                painter.circle(
+                    to_screen(*center),
+                    geometry.node_radius * self.zoom,
+                    fill_of(space as u32),
+                    Stroke::new(1.5, Color32::from_gray(40)),
+                );
+            }
+        }
+        // Highlights.
+        for (&space, mark) in overlay.marks {
+            let Some(center) = geometry.center(space) else { continue };
+            let color = match mark {
+                Mark::Eligible => Color32::WHITE,
+                Mark::Target => Color32::from_rgb(0xff, 0x40, 0x40),
+                Mark::Chosen => Color32::from_rgb(0xff, 0xd0, 0x30),
+            };
+            let stroke = Stroke::new((self.zoom * 0.1).clamp(1.5, 3.5), color);
+            if geometry.kind == CellKind::Node {
+                painter.circle_stroke(to_screen(center), geometry.node_radius * self.zoom * 1.15, stroke);
+            } else if geometry.cells.len() == state.board.space_count() {
+                let points: Vec<Pos2> = geometry.corners.iter().map(|c| to_screen(center + *c * 0.92)).collect();
+                painter.add(Shape::closed_line(points, stroke));
+            } else {
+                // Territories: outline every cell edge of the region.
+                for &(cell, s) in &geometry.cells {
+                    if s == Some(space) {
+                        let points: Vec<Pos2> = geometry.corners.iter().map(|c| to_screen(cell + *c * 0.85)).collect();
+                        painter.add(Shape::convex_polygon(points, color.gamma_multiply(0.35), Stroke::NONE));
+                    }
+                }
+                painter.circle_stroke(to_screen(center), (self.zoom * 0.9).max(8.0), stroke);
+            }
+        }
+        // Counters: the first shown counter of each space, as a number on it.
+        let shown_counter = rules.space_counters.iter().position(|c| !c.hidden);
+        let font = FontId::proportional((self.zoom * 0.55).clamp(9.0, 22.0));
+        if let Some(counter) = shown_counter
+            && self.zoom >= 6.0
+        {
+            for space in 0..state.board.space_count() as u32 {
+                let center = geometry.centers[space as usize];
+                if !visible.contains(center) {
+                    continue;
+                }
+                let value = state.counter(space, counter as u16);
+                if value != 0 {
+                    let at = to_screen(center);
+                    painter.circle_filled(at, font.size * 0.75, Color32::from_black_alpha(150));
+                    painter.text(at, Align2::CENTER_CENTER, value.to_string(), font.clone(), Color32::WHITE);
+                }
+            }
+        }
+        // Pieces: discs in the owner's colour with the kind's symbol.
+        let mut on_space: HashMap<u32, u32> = HashMap::new();
+        for (id, piece) in state.pieces.iter().enumerate() {
+            if !piece.alive || (piece.space as usize) >= state.board.space_count() {
+                continue;
+            }
+            let Some(center) = geometry.center(piece.space) else { continue };
+            if !visible.contains(center) {
+                continue;
+            }
+            let stacked = on_space.entry(piece.space).or_default();
+            let at = to_screen(center) + vec2(*stacked as f32 * 0.18 * self.zoom, 0.0);
+            *stacked += 1;
+            let radius = (self.zoom * 0.36).max(3.0);
+            let color = if piece.owner == NO_SEAT {
+                Color32::from_gray(220)
+            } else {
+                describe::seat_color(rules, state, piece.owner)
+            };
+            painter.circle(at, radius, color, Stroke::new(1.0, Color32::BLACK));
+            if overlay.ring == Some(id as u32) {
+                painter.circle_stroke(at, radius + 3.0, Stroke::new(2.5, Color32::WHITE));
+            }
+            if let Some(kind) = rules.piece_kinds.get(piece.kind as usize)
+                && self.zoom >= 14.0
+            {
+                let symbol = kind.symbol.chars().next().map(String::from).unwrap_or_default();
+                painter.text(at, Align2::CENTER_CENTER, symbol, FontId::proportional(radius * 1.1), Color32::BLACK);
+            }
+        }
+        self.draw_rulers(&painter, rect, rules);
+        let mut result = BoardResponse::default();
+        if let Some(pointer) = response.hover_pos() {
+            result.hovered = geometry.space_at(self.to_world(rect, pointer));
+        }
+        if self.show_minimap {
+            self.draw_minimap(ui, &painter, rect, rules, state);
+        }
+        if response.clicked()
+            && let Some(pointer) = response.interact_pointer_pos()
+        {
+            result.clicked = self.geometry.as_ref().and_then(|g| g.space_at(self.to_world(rect, pointer)));
+        }
+        if let Some(space) = result.hovered {
+            response.on_hover_ui_at_pointer(|ui| space_tooltip(ui, rules, state, space));
+        }
+        result
+    }
+
+    fn to_world(&self, rect: Rect, screen: Pos2) -> Pos2 {
+        self.center + (screen - rect.center()) / self.zoom
+    }
+
+    /// Column labels along the top and row labels along the left, for labelled grids.
+    fn draw_rulers(&self, painter: &egui::Painter, rect: Rect, rules: &Ruleset) {
+        let Some(geometry) = &self.geometry else { return };
+        let Some((columns, rows, _)) = geometry.lattice else { return };
+        let Some(labels) = ruler_labels(rules) else { return };
+        if self.zoom < 12.0 {
+            return;
+        }
+        let font = FontId::monospace(10.0);
+        let color = Color32::from_gray(230);
+        let band = Color32::from_black_alpha(170);
+        painter.rect_filled(Rect::from_min_size(rect.min, vec2(rect.width(), 14.0)), 0.0, band);
+        painter.rect_filled(Rect::from_min_size(rect.min, vec2(26.0, rect.height())), 0.0, band);
+        let to_screen = |w: Pos2| rect.center() + (w - self.center) * self.zoom;
+        for col in 0..columns {
+            let x = to_screen(pos2(col as f32 * geometry.scale.x, 0.0)).x;
+            if x > rect.left() + 26.0 && x < rect.right() {
+                painter.text(
+                    pos2(x, rect.top() + 7.0),
+                    Align2::CENTER_CENTER,
+                    labels.column_label(col),
+                    font.clone(),
+                    color,
+                );
+            }
+        }
+        for row in 0..rows {
+            let y = to_screen(pos2(0.0, row as f32 * geometry.scale.y)).y;
+            if y > rect.top() + 14.0 && y < rect.bottom() {
+                painter.text(
+                    pos2(rect.left() + 13.0, y),
+                    Align2::CENTER_CENTER,
+                    labels.row_label(row),
+                    font.clone(),
+                    color,
+                );
+            }
+        }
+    }
+
+    /// The whole board small in a corner, with the part in view outlined; clicking it moves
+    /// the view there.
+    fn draw_minimap(
+        &mut self,
+        ui: &mut egui::Ui,
+        painter: &egui::Painter,
+        rect: Rect,
+        rules: &Ruleset,
+        state: &GameState,
+    ) {
+        let Some(geometry) = &self.geometry else { return };
+        let bounds = geometry.bounds();
+        let max = vec2(160.0, 160.0).min(rect.size() * 0.3);
+        let scale = (max.x / bounds.width()).min(max.y / bounds.height());
+        if !(scale.is_finite() && scale > 0.0) {
+            return;
+        }
+        let size = bounds.size() * scale;
+        let area = Rect::from_min_size(rect.right_bottom() - size - vec2(8.0, 8.0), size);
+        // Hidden when the whole board is in view anyway.
+        let view = Rect::from_center_size(self.center, rect.size() / self.zoom);
+        if view.contains_rect(bounds) {
+            return;
+        }
+        painter.rect_filled(area.expand(3.0), 3.0, Color32::from_black_alpha(200));
+        let to_mini = |w: Pos2| area.min + (w - bounds.min) * scale;
+        let mut mesh = Mesh::default();
+        let dot = (scale * 0.5).max(0.5);
+        for &(center, space) in &geometry.cells {
+            if let Some(space) = space {
+                let at = to_mini(center);
+                mesh.add_colored_rect(
+                    Rect::from_center_size(at, vec2(dot * 2.0, dot * 2.0)),
+                    space_fill(rules, state, space),
+                );
+            }
+        }
+        if geometry.kind == CellKind::Node {
+            for (space, center) in geometry.centers.iter().enumerate() {
+                mesh.add_colored_rect(
+                    Rect::from_center_size(to_mini(*center), vec2(3.0, 3.0)),
+                    space_fill(rules, state, space as u32),
+                );
+            }
+        }
+        painter.add(Shape::mesh(mesh));
+        for piece in &state.pieces {
+            if piece.alive
+                && let Some(center) = geometry.center(piece.space)
+                && piece.owner != NO_SEAT
+            {
+                painter.circle_filled(to_mini(center), 2.0, describe::seat_color(rules, state, piece.owner));
+            }
+        }
+        let shown = Rect::from_min_max(to_mini(view.min), to_mini(view.max)).intersect(area);
+        painter.rect_stroke(shown, 0.0, Stroke::new(1.5, Color32::WHITE), egui::StrokeKind::Middle);
+        let response = ui.interact(area, ui.scope_id().with("minimap"), Sense::click_and_drag());
+        if (response.clicked() || response.dragged())
+            && let Some(pointer) = response.interact_pointer_pos()
+        {
+            self.center = bounds.min + (pointer - area.min) / scale;
+        }
+    }
+}
+
+/// A convex polygon (a cell) added to a mesh as a triangle fan.
+fn add_polygon(mesh: &mut Mesh, center: Pos2, corners: &[Vec2], zoom: f32, color: Color32) {
+    let base = mesh.vertices.len() as u32;
+    mesh.colored_vertex(center, color);
+    for corner in corners {
+        // A hair larger than the cell, so neighbouring cells leave no seams.
+        mesh.colored_vertex(center + *corner * (zoom * 1.02 + 0.5), color);
+    }
+    let n = corners.len() as u32;
+    for k in 0..n {
+        mesh.add_triangle(base, base + 1 + k, base + 1 + (k + 1) % n);
+    }
+}
+
+/// A space's fill: its owner's colour (toned towards the terrain) or its terrain's colour.
+pub fn space_fill(rules: &Ruleset, state: &GameState, space: u32) -> Color32 {
+    let terrain = describe::terrain_color(rules, state.board.space(space).terrain as usize);
+    match state.owner(space) {
+        Some(owner) => {
+            let color = describe::seat_color(rules, state, owner);
+            if state.seats[owner as usize].status == meeple_engine::game::SeatStatus::Active {
+                color
+            } else {
+                color.lerp_to_gamma(Color32::GRAY, 0.6)
+            }
+        }
+        None => terrain,
+    }
+}
+
+/// The label scheme of a labelled grid, for its rulers.
+fn ruler_labels(rules: &Ruleset) -> Option<&LabelSpec> {
+    match &rules.data.board {
+        BoardSpec::Square(spec) => Some(&spec.labels),
+        BoardSpec::Offset(spec) => Some(&spec.labels),
+        _ => None,
+    }
+}
+
+/// What a tooltip says about a space: its label, terrain, owner, counters and the pieces on it
+/// with their stats and items.
+pub fn space_tooltip(ui: &mut egui::Ui, rules: &Ruleset, state: &GameState, space: u32) {
+    let info = state.board.space(space);
+    ui.strong(describe::space(state, space));
+    if let Some(terrain) = rules.terrain.get(info.terrain as usize)
+        && rules.terrain.len() > 1
+    {
+        ui.label(&terrain.label);
+    }
+    if let Some(owner) = state.owner(space) {
+        ui.colored_label(describe::seat_color(rules, state, owner), describe::seat(state, owner));
+    }
+    for (i, counter) in rules.space_counters.iter().enumerate() {
+        if !counter.hidden {
+            ui.label(format!("{}: {}", counter.label, state.counter(space, i as u16)));
+        }
+    }
+    for (id, piece) in state.pieces.iter().enumerate() {
+        if piece.alive && piece.space == space {
+            ui.separator();
+            ui.label(describe::piece(rules, state, id as u32));
+            for line in super::panels::piece_lines(rules, state, id as u32) {
+                ui.label(line);
+            }
+        }
+    }
+}

@@ -1,0 +1,216 @@
+//! Words for what the engine holds: arguments ("C07", "Police 2 at C07", "Shotgun, 4 shells"),
+//! events as log lines, outcomes, and colours from the mod's data. Generic: it reads only the
+//! ruleset's labels.
+
+use egui::Color32;
+use meeple_engine::defs::ParamKind;
+use meeple_engine::game::state::NO_SEAT;
+use meeple_engine::game::{Event, GameState, Outcome};
+use meeple_engine::rules::Ruleset;
+
+/// The text of an action argument of a parameter kind.
+pub fn arg(rules: &Ruleset, state: &GameState, kind: ParamKind, arg: i64) -> String {
+    match kind {
+        ParamKind::Space => space(state, arg as u32),
+        ParamKind::Seat => seat(state, arg as u8),
+        ParamKind::Piece => piece(rules, state, arg as u32),
+        ParamKind::Number => arg.to_string(),
+        ParamKind::Item => match rules.items.get(arg as usize) {
+            Some(item) if item.price > 0 => format!("{} (${})", item.label, item.price),
+            Some(item) => item.label.clone(),
+            None => format!("item {arg}"),
+        },
+        ParamKind::Held => {
+            let (piece, position) = held(arg);
+            let held = state.pieces.get(piece as usize).and_then(|p| p.items.get(position as usize));
+            match held.and_then(|h| rules.items.get(h.item as usize).map(|item| (h, item))) {
+                Some((held, item)) if item.charges > 0 || held.charges > 0 => {
+                    format!("{} ({} left)", item.label, held.charges)
+                }
+                Some((_, item)) => item.label.clone(),
+                None => format!("item {}", position + 1),
+            }
+        }
+    }
+}
+
+/// Where an argument is on the board and who owns it there: (space, owner).
+pub fn arg_place(state: &GameState, kind: ParamKind, arg: i64) -> (Option<u32>, Option<u8>) {
+    let piece_place = |piece: u32| match state.pieces.get(piece as usize) {
+        Some(p) if p.alive => {
+            let space = (p.space as usize) < state.owners.len();
+            (space.then_some(p.space), (p.owner != NO_SEAT).then_some(p.owner))
+        }
+        _ => (None, None),
+    };
+    match kind {
+        ParamKind::Space if arg >= 0 && (arg as usize) < state.owners.len() => {
+            (Some(arg as u32), state.owner(arg as u32))
+        }
+        ParamKind::Piece if arg >= 0 => piece_place(arg as u32),
+        ParamKind::Held if arg >= 0 => piece_place(held(arg).0),
+        _ => (None, None),
+    }
+}
+
+/// The (piece, position) of a held-item argument.
+fn held(arg: i64) -> (u32, u8) {
+    ((arg.max(0) / 256) as u32, (arg.max(0) % 256) as u8)
+}
+
+/// A space by its display name or label.
+pub fn space(state: &GameState, space: u32) -> String {
+    match state.board.get_space(space) {
+        Some(s) => s.name.clone().unwrap_or_else(|| s.label.clone()),
+        None => "off the board".into(),
+    }
+}
+
+/// A seat by name.
+pub fn seat(state: &GameState, seat: u8) -> String {
+    state.seats.get(seat as usize).map_or_else(|| format!("seat {}", seat as u32 + 1), |s| s.name.clone())
+}
+
+/// A piece: its owner's name (or its kind) and where it stands, e.g. "Terrorists 2 at C07".
+pub fn piece(rules: &Ruleset, state: &GameState, piece: u32) -> String {
+    let Some(p) = state.pieces.get(piece as usize) else { return format!("piece {}", piece + 1) };
+    let kind = rules.piece_kinds.get(p.kind as usize).map_or("piece", |k| k.label.as_str());
+    let who = if p.owner == NO_SEAT {
+        kind.to_string()
+    } else {
+        let pieces_of_owner = state.pieces.iter().filter(|q| q.owner == p.owner).count();
+        if pieces_of_owner == 1 { seat(state, p.owner) } else { format!("{}'s {kind}", seat(state, p.owner)) }
+    };
+    if (p.space as usize) < state.owners.len() { format!("{who} at {}", space(state, p.space)) } else { who }
+}
+
+/// A readable line for an event, or `None` for the events the log leaves out (counter
+/// changes and the like, which the board shows).
+pub fn event(rules: &Ruleset, state: &GameState, event: &Event) -> Option<String> {
+    Some(match event {
+        Event::GameStarted => format!("{} begins.", rules.manifest.name),
+        Event::TurnStarted { seat, .. } => meeple_engine::game::seating::turn_announcement(rules, state, *seat),
+        Event::Acted { seat: who, action } => {
+            format!("{}: {}", seat(state, *who), super::session::action_text(rules, state, action))
+        }
+        Event::Rolled { roll, faces, value, .. } => {
+            let faces: Vec<String> = faces.iter().map(u32::to_string).collect();
+            let name = roll.as_deref().map(|r| format!("{r}: ")).unwrap_or_default();
+            if faces.len() > 1 {
+                format!("  {name}rolled {} = {value}", faces.join(" + "))
+            } else {
+                format!("  {name}rolled {value}")
+            }
+        }
+        Event::Decided { success } => (if *success { "  success" } else { "  failed" }).to_string(),
+        Event::OwnerChanged { space: s, to, .. } => match to {
+            Some(to) => format!("  {} now belongs to {}", space(state, *s), seat(state, *to)),
+            None => format!("  {} is free", space(state, *s)),
+        },
+        Event::ResourceChanged { seat: who, resource, from, to } => {
+            let info = rules.resources.get(*resource as usize)?;
+            if info.hidden {
+                return None;
+            }
+            format!("  {} {}: {to} (was {from})", seat(state, *who), info.label.to_lowercase())
+        }
+        Event::StatChanged { piece: p, stat, from, to } => {
+            let info = rules.stats.get(*stat as usize)?;
+            if info.hidden {
+                return None;
+            }
+            format!("  {} {}: {to} (was {from})", piece(rules, state, *p), info.label.to_lowercase())
+        }
+        Event::PieceMoved { piece: p, from, to } => {
+            let at = |s: &Option<u32>| s.map_or_else(|| "off the board".to_string(), |s| space(state, s));
+            let kind = state.pieces.get(*p as usize).and_then(|q| rules.piece_kinds.get(q.kind as usize));
+            let owner = state.pieces.get(*p as usize).map(|q| q.owner).filter(|&o| o != NO_SEAT);
+            let who = owner.map_or_else(|| kind.map_or("A piece".into(), |k| k.label.clone()), |o| seat(state, o));
+            format!("  {who} moves from {} to {}", at(from), at(to))
+        }
+        Event::PieceRemoved { piece: p } => {
+            let owner = state.pieces.get(*p as usize).map(|q| q.owner).filter(|&o| o != NO_SEAT);
+            format!("  {} is removed", owner.map_or_else(|| format!("piece {}", p + 1), |o| seat(state, o)))
+        }
+        Event::ItemGiven { piece: p, item, charges, .. } => {
+            let label = rules.items.get(*item as usize).map_or("an item", |i| i.label.as_str());
+            let owner = state.pieces.get(*p as usize).map(|q| q.owner).filter(|&o| o != NO_SEAT);
+            let who = owner.map_or_else(|| format!("piece {}", p + 1), |o| seat(state, o));
+            if *charges > 0 { format!("  {who} gets {label} ({charges})") } else { format!("  {who} gets {label}") }
+        }
+        Event::AwaitingChoice { action } => {
+            let rule = rules.actions.get(*action as usize)?;
+            let next = rule.params.get(rule.before_roll).map_or("the rest", |p| p.label.as_str());
+            format!("  choose {}", next.to_lowercase())
+        }
+        Event::Cancelled { action } => {
+            format!("  {} cancelled", rules.actions.get(*action as usize).map_or("action", |a| a.label.as_str()))
+        }
+        Event::CardsDrawn { seat: who, cards, .. } => {
+            let n = cards.len();
+            format!("  {} draws {n} card{}", seat(state, *who), if n == 1 { "" } else { "s" })
+        }
+        Event::SeatLeft { seat: who } => format!("{} leaves the game", seat(state, *who)),
+        Event::SeatEliminated { seat: who } => format!("{} is out", seat(state, *who)),
+        Event::GameOver { outcome: o } => format!("Game over: {}", outcome(state, o)),
+        Event::Log { text } => text.clone(),
+        Event::MatchEnded { number } => format!("Match {number} ends"),
+        _ => return None,
+    })
+}
+
+/// The outcome in words: "Purple wins", "Police 1, Police 2 win", "a draw".
+pub fn outcome(state: &GameState, outcome: &Outcome) -> String {
+    match outcome {
+        Outcome::Win { seats } => {
+            let names: Vec<String> = seats.iter().map(|&s| seat(state, s)).collect();
+            if names.len() == 1 { format!("{} wins", names[0]) } else { format!("{} win", names.join(", ")) }
+        }
+        Outcome::Draw { shares } => {
+            let names: Vec<String> = shares.iter().filter(|(_, w)| *w > 0).map(|&(s, _)| seat(state, s)).collect();
+            if names.is_empty() { "a draw".into() } else { format!("a draw between {}", names.join(", ")) }
+        }
+    }
+}
+
+/// A `#rrggbb` colour.
+pub fn parse_color(text: &str) -> Option<Color32> {
+    let hex = text.strip_prefix('#')?;
+    if hex.len() != 6 {
+        return None;
+    }
+    let value = u32::from_str_radix(hex, 16).ok()?;
+    Some(Color32::from_rgb((value >> 16) as u8, (value >> 8) as u8, value as u8))
+}
+
+/// Colours for seats that the mod does not colour.
+const FALLBACK: [Color32; 8] = [
+    Color32::from_rgb(0xe0, 0x5a, 0x5a),
+    Color32::from_rgb(0x4a, 0x90, 0xe2),
+    Color32::from_rgb(0x7e, 0xc8, 0x50),
+    Color32::from_rgb(0xf5, 0xc0, 0x3a),
+    Color32::from_rgb(0xb0, 0x7c, 0xe6),
+    Color32::from_rgb(0xf0, 0x8a, 0x3c),
+    Color32::from_rgb(0x3c, 0xc8, 0xc0),
+    Color32::from_rgb(0xf0, 0x7c, 0xc0),
+];
+
+/// A seat's colour: its side's colour when the mod has sides, else the seat's colour from
+/// `[seats] colors`, else a fixed palette.
+pub fn seat_color(rules: &Ruleset, state: &GameState, seat: u8) -> Color32 {
+    let data = &rules.data.seats;
+    if let Some(side) = state.seats.get(seat as usize).and_then(|s| data.sides.get(s.side as usize))
+        && let Some(color) = side.color.as_deref().and_then(parse_color)
+    {
+        return color;
+    }
+    data.colors.get(seat as usize).and_then(|c| parse_color(c)).unwrap_or(FALLBACK[seat as usize % FALLBACK.len()])
+}
+
+/// A terrain's colour from the mod, or a neutral one.
+pub fn terrain_color(rules: &Ruleset, terrain: usize) -> Color32 {
+    match rules.terrain.get(terrain).and_then(|t| t.color) {
+        Some([r, g, b]) => Color32::from_rgb(r, g, b),
+        None => Color32::from_gray(200),
+    }
+}

@@ -1,0 +1,269 @@
+//! The panels around the board: whose turn it is and the current piece, the Actions menu and
+//! the choice of an action's arguments (with the mod's previews), the dice last rolled, the
+//! seats, and the event log. Each takes a `Session` and an `egui::Ui`, so tests run them without
+//! a window.
+
+use egui::{Align2, Color32, FontId, RichText, Sense, Stroke, Vec2, vec2};
+use meeple_engine::game::{ActionKind, GameState, SeatStatus};
+use meeple_engine::rules::Ruleset;
+
+use super::describe;
+use super::session::{RollShown, Session};
+
+/// Lines describing a piece: its stats and the items it holds.
+pub fn piece_lines(rules: &Ruleset, state: &GameState, piece: u32) -> Vec<String> {
+    let Some(p) = state.pieces.get(piece as usize) else { return Vec::new() };
+    let mut lines = Vec::new();
+    for (i, stat) in rules.stats.iter().enumerate() {
+        if !stat.hidden
+            && let Some(value) = p.stats.get(i)
+        {
+            lines.push(format!("{}: {value}", stat.label));
+        }
+    }
+    for held in &p.items {
+        let Some(item) = rules.items.get(held.item as usize) else { continue };
+        if item.charges > 0 || held.charges > 0 {
+            lines.push(format!("{}: {} left", item.label, held.charges));
+        } else {
+            lines.push(item.label.clone());
+        }
+    }
+    lines
+}
+
+/// The seat's resources as "Label: value" lines.
+pub fn resource_lines(rules: &Ruleset, state: &GameState, seat: u8) -> Vec<String> {
+    let Some(s) = state.seats.get(seat as usize) else { return Vec::new() };
+    rules
+        .resources
+        .iter()
+        .zip(&s.resources)
+        .filter(|(info, _)| !info.hidden)
+        .map(|(info, value)| format!("{}: {value}", info.label))
+        .collect()
+}
+
+/// The turn header: the announcement, the phase, and the current seat's piece and resources.
+pub fn turn_header(ui: &mut egui::Ui, session: &Session) {
+    let rules = &session.rules;
+    let state = &session.state;
+    let seat = session.seat();
+    let color = describe::seat_color(rules, state, seat);
+    if let Some(winners) = session.winners() {
+        ui.heading(format!("Game over — {winners}"));
+        return;
+    }
+    ui.horizontal(|ui| {
+        let (rect, _) = ui.allocate_exact_size(vec2(14.0, 14.0), Sense::hover());
+        ui.painter().circle_filled(rect.center(), 7.0, color);
+        ui.heading(meeple_engine::game::seating::turn_announcement(rules, state, seat));
+    });
+    let phase = &rules.phases[state.turn.phase as usize];
+    let mut where_in_game = format!("Round {}", state.turn.round);
+    if rules.phases.len() > 1 {
+        where_in_game.push_str(&format!(" · {}", phase.label));
+    }
+    if !session.is_human(seat) {
+        where_in_game.push_str(&format!(" · computer ({})", session.setup.seats[seat as usize].controller));
+    }
+    ui.label(where_in_game);
+    if let Some(piece) = state.seat_piece(seat) {
+        ui.label(RichText::new(describe::piece(rules, state, piece)).strong());
+        for line in piece_lines(rules, state, piece) {
+            ui.label(line);
+        }
+    }
+    for line in resource_lines(rules, state, seat) {
+        ui.label(line);
+    }
+}
+
+/// The Actions menu and the choice in progress. Returns true when something was done.
+pub fn actions(ui: &mut egui::Ui, session: &mut Session) -> bool {
+    let mut acted = false;
+    if !session.is_human_turn() {
+        return false;
+    }
+    // While a rolled action waits, it alone (and cancelling) is shown.
+    let choosing = session.chosen();
+    ui.label(RichText::new("Actions").strong());
+    let menu = session.menu();
+    ui.horizontal_wrapped(|ui| {
+        for entry in &menu {
+            let selected = choosing.is_some_and(|(kind, _)| kind == entry.kind);
+            let button = egui::Button::selectable(selected, entry.label.as_str());
+            let mut response = ui.add_enabled(entry.unavailable.is_none(), button);
+            if let Some(reason) = &entry.unavailable {
+                response = response.on_disabled_hover_text(reason.as_str());
+            } else if let Some(description) = &entry.description {
+                response = response.on_hover_text(description.as_str());
+            }
+            if response.clicked() {
+                if matches!(entry.kind, ActionKind::Pass | ActionKind::Cancel) {
+                    let _ = session.act(meeple_engine::game::Action {
+                        kind: entry.kind,
+                        args: [0; meeple_engine::game::MAX_PARAMS],
+                    });
+                } else {
+                    session.select(entry.kind);
+                }
+                acted = true;
+            }
+        }
+    });
+    // Why each disabled action is unavailable, in small print under the menu (hover says it too).
+    for entry in menu.iter().filter(|e| e.unavailable.is_some()) {
+        ui.label(
+            RichText::new(format!("{}: {}", entry.label, entry.unavailable.as_deref().unwrap_or(""))).small().weak(),
+        );
+    }
+    if let Some(label) = session.next_param_label() {
+        ui.separator();
+        ui.label(RichText::new(format!("Choose {}", label.to_lowercase())).strong());
+        let options = session.options();
+        egui::ScrollArea::vertical().id_salt("choices").max_height(220.0).show(ui, |ui| {
+            for option in options {
+                let preview = session.preview_with(option.arg);
+                let text = if option.hostile {
+                    RichText::new(&option.label).color(Color32::from_rgb(0xff, 0x70, 0x70))
+                } else {
+                    RichText::new(&option.label)
+                };
+                ui.horizontal(|ui| {
+                    if ui.button(text).clicked() {
+                        session.choose(option.arg);
+                        acted = true;
+                    }
+                    for (label, value) in &preview {
+                        ui.label(RichText::new(format_preview(label, *value)).small());
+                    }
+                });
+            }
+        });
+        if ui.button("Back").clicked() {
+            session.back();
+            acted = true;
+        }
+    }
+    acted
+}
+
+/// A preview figure: chances as percentages, other figures with one decimal.
+pub fn format_preview(label: &str, value: f64) -> String {
+    let lower = label.to_lowercase();
+    if lower.contains("chance") || lower.contains("probab") {
+        format!("{label}: {:.1}%", value * 100.0)
+    } else if (value - value.round()).abs() < 1e-9 {
+        format!("{label}: {value:.0}")
+    } else {
+        format!("{label}: {value:.1}")
+    }
+}
+
+/// The dice of the last roll, drawn as dice (pips for six-sided ones).
+pub fn dice(ui: &mut egui::Ui, rules: &Ruleset, state: &GameState, rolls: &[RollShown]) {
+    if rolls.is_empty() {
+        return;
+    }
+    for roll in rolls {
+        ui.horizontal_wrapped(|ui| {
+            let color = describe::seat_color(rules, state, roll.seat);
+            if let Some(name) = &roll.name {
+                ui.label(format!("{name}:"));
+            }
+            for &face in &roll.faces {
+                draw_die(ui, face, roll.sides, color);
+            }
+            ui.label(RichText::new(format!("= {}", roll.value)).strong());
+        });
+    }
+}
+
+/// One die: a rounded square with pips (d6) or the number.
+fn draw_die(ui: &mut egui::Ui, face: u32, sides: u32, tint: Color32) {
+    let size = 26.0;
+    let (rect, response) = ui.allocate_exact_size(Vec2::splat(size), Sense::hover());
+    let painter = ui.painter();
+    painter.rect(
+        rect,
+        4.0,
+        tint.lerp_to_gamma(Color32::WHITE, 0.55),
+        Stroke::new(1.0, Color32::BLACK),
+        egui::StrokeKind::Inside,
+    );
+    if sides == 6 && (1..=6).contains(&face) {
+        let c = rect.center();
+        let d = size * 0.27;
+        let spots: &[(f32, f32)] = match face {
+            1 => &[(0.0, 0.0)],
+            2 => &[(-1.0, -1.0), (1.0, 1.0)],
+            3 => &[(-1.0, -1.0), (0.0, 0.0), (1.0, 1.0)],
+            4 => &[(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)],
+            5 => &[(-1.0, -1.0), (1.0, -1.0), (0.0, 0.0), (-1.0, 1.0), (1.0, 1.0)],
+            _ => &[(-1.0, -1.0), (1.0, -1.0), (-1.0, 0.0), (1.0, 0.0), (-1.0, 1.0), (1.0, 1.0)],
+        };
+        for (x, y) in spots {
+            painter.circle_filled(c + vec2(x * d, y * d), 2.6, Color32::BLACK);
+        }
+    } else {
+        painter.text(
+            rect.center(),
+            Align2::CENTER_CENTER,
+            face.to_string(),
+            FontId::proportional(14.0),
+            Color32::BLACK,
+        );
+    }
+    response.on_hover_text(format!("{face} (d{sides})"));
+}
+
+/// Every seat: colour, name, status and a short summary (spaces owned, resources).
+pub fn seats(ui: &mut egui::Ui, rules: &Ruleset, state: &GameState, controllers: &[String]) {
+    for (i, seat) in state.seats.iter().enumerate() {
+        let i = i as u8;
+        ui.horizontal(|ui| {
+            let (rect, _) = ui.allocate_exact_size(vec2(10.0, 10.0), Sense::hover());
+            ui.painter().circle_filled(rect.center(), 5.0, describe::seat_color(rules, state, i));
+            let mut text = RichText::new(&seat.name);
+            if i == state.turn.seat && !state.is_over() {
+                text = text.strong();
+            }
+            if seat.status != SeatStatus::Active {
+                text = text.strikethrough().weak();
+            }
+            ui.label(text);
+            let mut summary = Vec::new();
+            if state.owned_count(i) > 0 {
+                summary.push(format!("{} spaces", state.owned_count(i)));
+            }
+            if let Some(piece) = state.seat_piece(i)
+                && let Some(first) = piece_lines(rules, state, piece).into_iter().next()
+            {
+                summary.push(first);
+            }
+            summary.extend(resource_lines(rules, state, i));
+            if let Some(controller) = controllers.get(i as usize).filter(|c| *c != "human") {
+                summary.push(controller.clone());
+            }
+            ui.label(RichText::new(summary.join(" · ")).small());
+        });
+    }
+}
+
+/// The event log, newest at the bottom.
+pub fn log(ui: &mut egui::Ui, session: &Session) {
+    egui::ScrollArea::vertical().id_salt("log").stick_to_bottom(true).show(ui, |ui| {
+        let start = session.log.len().saturating_sub(400);
+        for line in &session.log[start..] {
+            let color = line.seat.map(|s| describe::seat_color(&session.rules, &session.state, s));
+            let mut text = RichText::new(&line.text).small();
+            if !line.text.starts_with(' ')
+                && let Some(color) = color
+            {
+                text = text.color(color);
+            }
+            ui.label(text);
+        }
+    });
+}

@@ -1,0 +1,78 @@
+//! Hot reload: notices when a mod's files change on disk (polling their modification times
+//! about once a second: a mod is a handful of files) and reloads the mod. A running game moves
+//! to the new rules by replaying its actions; when the mod no longer loads, its problems are
+//! shown and the game goes on with the last good rules.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use meeple_engine::loader;
+use meeple_engine::rules::Ruleset;
+
+/// Watches one mod folder.
+pub struct ModWatcher {
+    folder: PathBuf,
+    stamp: Stamp,
+    last_poll: f64,
+}
+
+/// The files of a mod and when each last changed.
+type Stamp = Vec<(PathBuf, Option<SystemTime>)>;
+
+/// What a reload gave.
+pub enum Reload {
+    /// The mod loads: the new rules.
+    Loaded(Arc<Ruleset>),
+    /// The mod is broken: every problem, located.
+    Broken(Vec<String>),
+}
+
+impl ModWatcher {
+    pub fn new(folder: &Path) -> Self {
+        Self { folder: folder.to_path_buf(), stamp: stamp(folder), last_poll: 0.0 }
+    }
+
+    /// At most once a second (by `now`, in seconds), checks the files; when any changed,
+    /// reloads the mod.
+    pub fn poll(&mut self, now: f64) -> Option<Reload> {
+        if now - self.last_poll < 1.0 {
+            return None;
+        }
+        self.last_poll = now;
+        self.check()
+    }
+
+    /// Checks the files now; reloads the mod when any changed.
+    pub fn check(&mut self) -> Option<Reload> {
+        let current = stamp(&self.folder);
+        if current == self.stamp {
+            return None;
+        }
+        self.stamp = current;
+        Some(match loader::load_mod(&self.folder) {
+            Ok(loaded) => Reload::Loaded(loaded.ruleset),
+            Err(problems) => Reload::Broken(problems.iter().map(ToString::to_string).collect()),
+        })
+    }
+}
+
+/// Every file under the folder (data, hooks, tests, manifest) with its modification time.
+fn stamp(folder: &Path) -> Stamp {
+    let mut files = Vec::new();
+    let mut pending = vec![folder.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let Ok(meta) = entry.metadata() else { continue };
+            if meta.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|e| e == "toml" || e == "lua") {
+                files.push((path, meta.modified().ok()));
+            }
+        }
+    }
+    files.sort();
+    files
+}

@@ -1,0 +1,664 @@
+//! A game as the player window holds it: the engine and the state, who controls each seat, the
+//! history (a replay), the log, the dice last rolled, the action a person is half-way through
+//! choosing, and undo. No egui here: the window draws a `Session`, and tests drive one directly.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use meeple_engine::ai::{self, Player};
+use meeple_engine::defs::ParamKind;
+use meeple_engine::game::record::{from_record, to_record};
+use meeple_engine::game::{Action, ActionKind, Engine, Event, Events, GameSetup, GameState, NOT_CHOSEN, Outcome};
+use meeple_engine::rules::Ruleset;
+use meeple_engine::save::SaveFile;
+
+use super::describe;
+
+/// One line of the event log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LogLine {
+    pub turn: u32,
+    /// The seat the line is about, for its colour.
+    pub seat: Option<u8>,
+    pub text: String,
+}
+
+/// Dice as rolled, for drawing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RollShown {
+    /// The roll's name in the action (`attack`, `hits`), if it has one.
+    pub name: Option<String>,
+    pub sides: u32,
+    pub faces: Vec<u32>,
+    pub value: i64,
+    pub seat: u8,
+}
+
+/// One entry of the Actions menu.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MenuEntry {
+    pub kind: ActionKind,
+    pub label: String,
+    /// Why it cannot be taken now; `None` when it can.
+    pub unavailable: Option<String>,
+    /// The mod's description of the action, for a tooltip.
+    pub description: Option<String>,
+}
+
+/// A value a person may choose for the next parameter of the action being chosen.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChoiceOption {
+    pub arg: i64,
+    pub label: String,
+    /// The space this choice is or stands on, to highlight and click on the board.
+    pub space: Option<u32>,
+    /// Whether it belongs to another side (a target, drawn red) rather than to the mover.
+    pub hostile: bool,
+}
+
+/// Counts kept while a game is played, for the game-over screen.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SeatStats {
+    pub actions: u32,
+    pub rolls: u32,
+    pub successes: u32,
+    pub failures: u32,
+}
+
+/// The game's statistics when it ends.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameStats {
+    pub turns: u32,
+    pub rounds: u32,
+    pub actions: usize,
+    pub per_seat: Vec<SeatStats>,
+}
+
+/// A state to return to: undo goes back to the last one.
+#[derive(Clone)]
+struct UndoPoint {
+    state: GameState,
+    history: usize,
+    log: usize,
+    stats: Vec<SeatStats>,
+}
+
+/// A game being played in the window.
+pub struct Session {
+    pub rules: Arc<Ruleset>,
+    engine: Engine,
+    pub setup: GameSetup,
+    pub state: GameState,
+    /// Every action taken, with its seat: with the setup, a replay of the game.
+    pub history: Vec<(u8, Action)>,
+    pub log: Vec<LogLine>,
+    /// The dice of the most recent action that rolled any.
+    pub last_rolls: Vec<RollShown>,
+    /// The computer player of each computer seat.
+    computers: Vec<Option<Box<dyn Player>>>,
+    legal: Vec<Action>,
+    /// The action a person is choosing and the arguments chosen so far.
+    chosen: Option<(ActionKind, Vec<i64>)>,
+    undo: Vec<UndoPoint>,
+    stats: Vec<SeatStats>,
+    /// The last refusal or failure, shown to the person until the next action.
+    pub message: Option<String>,
+}
+
+impl Session {
+    /// Starts a game of `rules` with `setup`.
+    pub fn new(rules: Arc<Ruleset>, setup: GameSetup) -> Result<Self, String> {
+        let mut engine = Engine::new(rules.clone()).map_err(|e| e.to_string())?;
+        let mut events = Events::recording();
+        let state = engine.new_game(&setup, &mut events).map_err(|e| e.to_string())?;
+        let mut session = Self::assemble(rules, engine, setup, state)?;
+        // The deal (owners, starting items) is on the board; the log starts with the first turn.
+        let shown: Vec<Event> =
+            events.take().into_iter().filter(|e| matches!(e, Event::GameStarted | Event::TurnStarted { .. })).collect();
+        session.record_events(&shown);
+        Ok(session)
+    }
+
+    /// Re-plays a saved game with `rules` (its hash must match) and continues from its end.
+    pub fn from_save(rules: Arc<Ruleset>, save: &SaveFile, shown: &str) -> Result<Self, String> {
+        let Replayed { states, history, events } = replay_states(&rules, save, shown)?;
+        let engine = Engine::new(rules.clone()).map_err(|e| e.to_string())?;
+        let state = states.into_iter().last().ok_or("the save holds no game")?;
+        let mut session = Self::assemble(rules, engine, save.setup.clone(), state)?;
+        session.history = history;
+        session.record_events(&events);
+        Ok(session)
+    }
+
+    fn assemble(rules: Arc<Ruleset>, engine: Engine, setup: GameSetup, state: GameState) -> Result<Self, String> {
+        let computers = setup
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, seat)| {
+                if seat.controller == "human" {
+                    Ok(None)
+                } else {
+                    // Each computer seat draws from its own stream, derived from the game's seed.
+                    ai::player(&seat.controller, setup.seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1)))
+                        .map(Some)
+                }
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let seats = state.seats.len();
+        let mut session = Self {
+            rules,
+            engine,
+            setup,
+            state,
+            history: Vec::new(),
+            log: Vec::new(),
+            last_rolls: Vec::new(),
+            computers,
+            legal: Vec::new(),
+            chosen: None,
+            undo: Vec::new(),
+            stats: vec![SeatStats::default(); seats],
+            message: None,
+        };
+        session.refresh();
+        Ok(session)
+    }
+
+    /// The seat to move.
+    pub fn seat(&self) -> u8 {
+        self.state.turn.seat
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.state.is_over()
+    }
+
+    /// Whether the seat to move is a person's.
+    pub fn is_human_turn(&self) -> bool {
+        !self.is_over() && self.is_human(self.seat())
+    }
+
+    pub fn is_human(&self, seat: u8) -> bool {
+        self.computers.get(seat as usize).is_some_and(Option::is_none)
+    }
+
+    /// How many seats people play.
+    pub fn human_seats(&self) -> usize {
+        self.computers.iter().filter(|c| c.is_none()).count()
+    }
+
+    /// The legal actions of the seat to move.
+    pub fn legal(&self) -> &[Action] {
+        &self.legal
+    }
+
+    /// The Actions menu: the mod's actions (those of other phases disabled, saying why), then
+    /// cancelling a rolled action or passing when either is possible.
+    pub fn menu(&mut self) -> Vec<MenuEntry> {
+        let rules = self.rules.clone();
+        let mut entries = Vec::new();
+        if self.is_over() {
+            return entries;
+        }
+        for (index, rule) in rules.actions.iter().enumerate() {
+            let unavailable = self.engine.unavailable_reason(&self.state, &self.legal, index as u16);
+            entries.push(MenuEntry {
+                kind: ActionKind::Rule(index as u16),
+                label: rule.label.clone(),
+                unavailable,
+                description: rule.description.clone(),
+            });
+        }
+        if let Some(pending) = &self.state.turn.pending {
+            let label = rules.actions[pending.action as usize].cancel_label.clone();
+            entries.push(MenuEntry { kind: ActionKind::Cancel, label, unavailable: None, description: None });
+        } else {
+            let phase = &rules.phases[self.state.turn.phase as usize];
+            let unavailable = (!self.legal.iter().any(Action::is_pass))
+                .then(|| "an action is still possible and this phase cannot be passed".to_string());
+            entries.push(MenuEntry {
+                kind: ActionKind::Pass,
+                label: phase.pass_label.clone(),
+                unavailable,
+                description: None,
+            });
+        }
+        entries
+    }
+
+    /// The action being chosen, if any, and how many of its arguments are chosen.
+    pub fn chosen(&self) -> Option<(ActionKind, usize)> {
+        self.chosen.as_ref().map(|(kind, args)| (*kind, args.len()))
+    }
+
+    /// The spaces of the arguments chosen so far (to mark them on the board).
+    pub fn chosen_places(&self) -> Vec<u32> {
+        let Some((ActionKind::Rule(index), args)) = &self.chosen else { return Vec::new() };
+        let rule = &self.rules.actions[*index as usize];
+        rule.params
+            .iter()
+            .zip(args)
+            .filter_map(|(param, &arg)| describe::arg_place(&self.state, param.kind, arg).0)
+            .collect()
+    }
+
+    /// Starts choosing an action from the menu; actions with nothing to choose are taken at once.
+    pub fn select(&mut self, kind: ActionKind) {
+        self.message = None;
+        if !self.is_human_turn() {
+            return;
+        }
+        if !self.legal.iter().any(|a| a.kind == kind) {
+            if let ActionKind::Rule(index) = kind {
+                self.message = self.engine.unavailable_reason(&self.state, &self.legal, index);
+            }
+            return;
+        }
+        self.chosen = Some((kind, Vec::new()));
+        self.fill_fixed_and_maybe_apply();
+    }
+
+    /// Drops the last chosen argument (or the action itself).
+    pub fn back(&mut self) {
+        let fixed = self.chosen.as_ref().map_or(0, |(kind, _)| self.fixed_args(*kind));
+        if let Some((_, args)) = &mut self.chosen {
+            if args.len() > fixed {
+                args.pop();
+            } else if self.state.turn.pending.is_none() {
+                self.chosen = None;
+            }
+        }
+    }
+
+    /// The label of the parameter to choose next.
+    pub fn next_param_label(&self) -> Option<String> {
+        let (ActionKind::Rule(index), args) = self.chosen.as_ref().map(|(k, a)| (*k, a.len()))? else {
+            return None;
+        };
+        self.rules.actions[index as usize].params.get(args).map(|p| p.label.clone())
+    }
+
+    /// The values the next parameter may take, given the arguments chosen so far.
+    pub fn options(&self) -> Vec<ChoiceOption> {
+        let Some((kind, args)) = &self.chosen else { return Vec::new() };
+        let ActionKind::Rule(index) = *kind else { return Vec::new() };
+        let Some(param) = self.rules.actions[index as usize].params.get(args.len()) else { return Vec::new() };
+        let mut seen = Vec::new();
+        for action in self.matching(*kind, args) {
+            let arg = action.args[args.len()];
+            if arg != NOT_CHOSEN && !seen.contains(&arg) {
+                seen.push(arg);
+            }
+        }
+        let me = self.seat();
+        seen.into_iter()
+            .map(|arg| {
+                let (space, owner) = describe::arg_place(&self.state, param.kind, arg);
+                ChoiceOption {
+                    arg,
+                    label: describe::arg(&self.rules, &self.state, param.kind, arg),
+                    space,
+                    hostile: owner.is_some_and(|o| !self.allies(o, me)),
+                }
+            })
+            .collect()
+    }
+
+    /// Chooses a value for the next parameter; the action is taken once it is fully chosen.
+    pub fn choose(&mut self, arg: i64) {
+        self.message = None;
+        let Some((kind, args)) = &mut self.chosen else { return };
+        args.push(arg);
+        let kind = *kind;
+        let prefix = args.clone();
+        if self.matching(kind, &prefix).next().is_none() {
+            self.message = Some("that choice is not possible".into());
+            if let Some((_, args)) = &mut self.chosen {
+                args.pop();
+            }
+            return;
+        }
+        self.fill_fixed_and_maybe_apply();
+    }
+
+    /// Chooses the option standing on `space` (a click on the board).
+    pub fn choose_space(&mut self, space: u32) -> bool {
+        let found = self.options().into_iter().find(|o| o.space == Some(space));
+        match found {
+            Some(option) => {
+                self.choose(option.arg);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The mod's preview figures for the action the chosen arguments plus `arg` complete (or for
+    /// the first step they complete), e.g. "Chance to conquer" → 0.83.
+    pub fn preview_with(&mut self, arg: i64) -> Vec<(String, f64)> {
+        let Some((kind, args)) = &self.chosen else { return Vec::new() };
+        let mut prefix = args.clone();
+        prefix.push(arg);
+        let complete: Vec<Action> =
+            self.matching(*kind, &prefix).filter(|a| stage_len(&self.rules, a) == prefix.len()).copied().collect();
+        match complete.as_slice() {
+            [action] => self.engine.preview(&self.state, action),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Takes an action for the seat to move, as a person chose it.
+    pub fn act(&mut self, action: Action) -> Result<(), String> {
+        self.message = None;
+        let seat = self.seat();
+        self.undo.push(UndoPoint {
+            state: self.state.clone(),
+            history: self.history.len(),
+            log: self.log.len(),
+            stats: self.stats.clone(),
+        });
+        match self.apply(seat, action) {
+            Ok(revealed) => {
+                if revealed {
+                    self.undo.clear();
+                }
+                Ok(())
+            }
+            Err(reason) => {
+                self.undo.pop();
+                self.message = Some(reason.clone());
+                Err(reason)
+            }
+        }
+    }
+
+    /// Lets the computer seat to move take one action. Returns false when it is not a computer's
+    /// turn.
+    pub fn step_computer(&mut self) -> bool {
+        if self.is_over() || self.is_human(self.seat()) {
+            return false;
+        }
+        let seat = self.seat();
+        let Some(player) = self.computers.get_mut(seat as usize).and_then(Option::as_mut) else { return false };
+        let action = player.decide(&mut self.engine, &self.state);
+        // A computer's move reveals what a person did not choose: nothing before it is undone.
+        self.undo.clear();
+        if let Err(reason) = self.apply(seat, action) {
+            // A computer player only picks listed actions; should the rules fail, pass instead.
+            self.message = Some(format!("{}: {reason}", self.state.seats[seat as usize].name));
+            let _ = self.apply(seat, Action::pass());
+        }
+        true
+    }
+
+    /// Plays computer seats until a person is to move or the game ends (at most `limit`
+    /// actions). Returns how many were played.
+    pub fn skip_computers(&mut self, limit: usize) -> usize {
+        let mut played = 0;
+        while played < limit && self.step_computer() {
+            played += 1;
+        }
+        played
+    }
+
+    /// Changes the state directly, for set-ups of scenarios (tests, tutorials): the legal
+    /// actions are listed again, and what undo kept is forgotten.
+    pub fn edit_state(&mut self, edit: impl FnOnce(&mut GameState)) {
+        edit(&mut self.state);
+        self.undo.clear();
+        self.chosen = None;
+        self.refresh();
+    }
+
+    /// Whether the last action can be taken back: it revealed no dice or cards and no computer
+    /// has moved since.
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    /// Takes back the last action a person took.
+    pub fn undo(&mut self) -> bool {
+        let Some(point) = self.undo.pop() else { return false };
+        self.state = point.state;
+        self.history.truncate(point.history);
+        self.log.truncate(point.log);
+        self.stats = point.stats;
+        self.chosen = None;
+        self.message = None;
+        self.refresh();
+        true
+    }
+
+    /// The same game under new rules (after a hot reload): the setup and every action replayed,
+    /// by their readable records (so reordered actions in the mod still match). When the new
+    /// rules refuse an action, the game continues from the state before it and the note says so.
+    pub fn with_rules(&self, rules: Arc<Ruleset>) -> Result<(Session, Option<String>), String> {
+        let records: Vec<_> =
+            self.history.iter().map(|(seat, a)| to_record(&self.rules, &self.state, *seat, a)).collect();
+        let mut next = Session::new(rules, self.setup.clone())?;
+        for (index, record) in records.iter().enumerate() {
+            let applied =
+                from_record(&next.rules, &next.state, record).and_then(|(seat, action)| next.apply(seat, action));
+            if let Err(reason) = applied {
+                let note = format!(
+                    "the changed rules refuse action {} of {} ({reason}); the game goes on from before it",
+                    index + 1,
+                    records.len()
+                );
+                next.undo.clear();
+                return Ok((next, Some(note)));
+            }
+        }
+        next.undo.clear();
+        Ok((next, None))
+    }
+
+    /// Writes the game to a save file (a replay: setup, actions, hash, state).
+    pub fn save(&self, path: &Path) -> Result<(), String> {
+        SaveFile::new(&self.rules, &self.setup, &self.history, &self.state).write(path).map_err(|e| e.to_string())
+    }
+
+    /// The game's statistics so far.
+    pub fn stats(&self) -> GameStats {
+        GameStats {
+            turns: self.state.turn.number,
+            rounds: self.state.turn.round,
+            actions: self.history.len(),
+            per_seat: self.stats.clone(),
+        }
+    }
+
+    /// Whether two seats are on the same side.
+    pub fn allies(&self, a: u8, b: u8) -> bool {
+        match (self.state.seats.get(a as usize), self.state.seats.get(b as usize)) {
+            (Some(x), Some(y)) => x.side == y.side,
+            _ => false,
+        }
+    }
+
+    /// The winners' names, once the game is over.
+    pub fn winners(&self) -> Option<String> {
+        describe::outcome(&self.state, self.state.outcome.as_ref()?).into()
+    }
+
+    /// Applies an action; true when it revealed dice or cards.
+    fn apply(&mut self, seat: u8, action: Action) -> Result<bool, String> {
+        let mut events = Events::recording();
+        self.engine.apply_as(&mut self.state, seat, &action, &mut events).map_err(|e| e.to_string())?;
+        self.history.push((seat, action));
+        if let Some(stats) = self.stats.get_mut(seat as usize)
+            && !matches!(action.kind, ActionKind::Pass | ActionKind::Cancel)
+        {
+            stats.actions += 1;
+        }
+        let revealed = events
+            .list()
+            .iter()
+            .any(|e| matches!(e, Event::Rolled { .. } | Event::CardsDrawn { .. } | Event::Shuffled { .. }));
+        if revealed {
+            self.last_rolls.clear();
+        }
+        self.record_events(events.list());
+        self.chosen = None;
+        self.refresh();
+        Ok(revealed)
+    }
+
+    /// Lists the legal actions again; while a rolled action awaits its choices, a person's
+    /// choice continues with it.
+    fn refresh(&mut self) {
+        self.legal.clear();
+        if !self.is_over() {
+            self.engine.legal_actions(&self.state, &mut self.legal);
+        }
+        if let Some(pending) = &self.state.turn.pending
+            && self.is_human_turn()
+        {
+            self.chosen = Some((ActionKind::Rule(pending.action), Vec::new()));
+            self.fill_fixed_and_maybe_apply();
+        }
+    }
+
+    /// How many leading arguments of `kind` are fixed already (the choices before a roll, while
+    /// its completion is awaited).
+    fn fixed_args(&self, kind: ActionKind) -> usize {
+        match (&self.state.turn.pending, kind) {
+            (Some(pending), ActionKind::Rule(index)) if pending.action == index => {
+                self.rules.actions[index as usize].before_roll
+            }
+            _ => 0,
+        }
+    }
+
+    /// Fills in fixed arguments, and takes the action once every argument of its step is chosen.
+    fn fill_fixed_and_maybe_apply(&mut self) {
+        let Some((kind, args)) = &self.chosen else { return };
+        let kind = *kind;
+        let mut args = args.clone();
+        let fixed = self.fixed_args(kind);
+        if let Some(pending) = &self.state.turn.pending
+            && args.len() < fixed
+        {
+            args = pending.args[..fixed].to_vec();
+        }
+        let complete: Vec<Action> =
+            self.matching(kind, &args).filter(|a| stage_len(&self.rules, a) == args.len()).copied().collect();
+        self.chosen = Some((kind, args));
+        if let [action] = complete.as_slice() {
+            let _ = self.act(*action);
+        }
+    }
+
+    /// Legal actions of `kind` whose first arguments are `prefix`.
+    fn matching<'a>(&'a self, kind: ActionKind, prefix: &'a [i64]) -> impl Iterator<Item = &'a Action> + 'a {
+        self.legal.iter().filter(move |a| a.kind == kind && a.args[..prefix.len().min(a.args.len())] == *prefix)
+    }
+
+    /// Turns events into log lines, dice to draw and statistics.
+    fn record_events(&mut self, events: &[Event]) {
+        let turn = self.state.turn.number;
+        let mut actor = None;
+        for event in events {
+            match event {
+                Event::Acted { seat, .. } => actor = Some(*seat),
+                Event::Rolled { roll, sides, faces, value } => {
+                    let seat = actor.unwrap_or(self.state.turn.seat);
+                    if let Some(stats) = self.stats.get_mut(seat as usize) {
+                        stats.rolls += 1;
+                    }
+                    self.last_rolls.push(RollShown {
+                        name: roll.clone(),
+                        sides: *sides,
+                        faces: faces.clone(),
+                        value: *value,
+                        seat,
+                    });
+                }
+                Event::Decided { success } => {
+                    if let Some(stats) = actor.and_then(|s| self.stats.get_mut(s as usize)) {
+                        if *success {
+                            stats.successes += 1;
+                        } else {
+                            stats.failures += 1;
+                        }
+                    }
+                }
+                _ => {}
+            }
+            if let Some(text) = describe::event(&self.rules, &self.state, event) {
+                let seat = match event {
+                    Event::TurnStarted { seat, .. } | Event::Acted { seat, .. } => Some(*seat),
+                    _ => actor,
+                };
+                self.log.push(LogLine { turn, seat, text });
+            }
+        }
+    }
+}
+
+/// How many arguments of an action are chosen in its current step (those before the first
+/// `NOT_CHOSEN`, or all its parameters).
+fn stage_len(rules: &Ruleset, action: &Action) -> usize {
+    let params = match action.kind {
+        ActionKind::Rule(index) => rules.actions.get(index as usize).map_or(0, |r| r.params.len()),
+        _ => 0,
+    };
+    action.args[..params.min(action.args.len())].iter().position(|&a| a == NOT_CHOSEN).unwrap_or(params)
+}
+
+/// A saved game re-played: the state at the start and after each action, the actions with
+/// their seats, and every event.
+pub struct Replayed {
+    pub states: Vec<GameState>,
+    pub history: Vec<(u8, Action)>,
+    pub events: Vec<Event>,
+}
+
+/// Re-plays a saved game, checking the saved hash.
+pub fn replay_states(rules: &Arc<Ruleset>, save: &SaveFile, shown: &str) -> Result<Replayed, String> {
+    let mut engine = Engine::new(rules.clone()).map_err(|e| e.to_string())?;
+    let mut events = Events::recording();
+    let (last, history) = save.replay(&mut engine, shown, &mut Events::discard()).map_err(|e| e.to_string())?;
+    let mut state = engine.new_game(&save.setup, &mut events).map_err(|e| e.to_string())?;
+    let mut states = vec![state.clone()];
+    for (seat, action) in &history {
+        engine.apply_as(&mut state, *seat, action, &mut events).map_err(|e| e.to_string())?;
+        states.push(state.clone());
+    }
+    debug_assert_eq!(last.hash_hex(), state.hash_hex());
+    Ok(Replayed { states, history, events: events.take() })
+}
+
+/// An action as words for a person, e.g. "Attack 12 7".
+pub fn action_text(rules: &Ruleset, state: &GameState, action: &Action) -> String {
+    match action.kind {
+        ActionKind::Pass => rules.phases[state.turn.phase as usize].pass_label.clone(),
+        ActionKind::Leave => "Leave the game".into(),
+        ActionKind::Cancel => "Cancel".into(),
+        ActionKind::Rule(index) => {
+            let rule = &rules.actions[index as usize];
+            let mut text = rule.label.clone();
+            for (param, &arg) in rule.params.iter().zip(&action.args) {
+                if arg != NOT_CHOSEN {
+                    text.push(' ');
+                    text.push_str(&describe::arg(rules, state, param.kind, arg));
+                }
+            }
+            text
+        }
+    }
+}
+
+/// The winner seats of an outcome.
+pub fn winning_seats(outcome: &Outcome) -> Vec<u8> {
+    match outcome {
+        Outcome::Win { seats } => seats.clone(),
+        Outcome::Draw { .. } => Vec::new(),
+    }
+}
+
+/// Whether a parameter kind names something on the board.
+pub fn is_placed(kind: ParamKind) -> bool {
+    matches!(kind, ParamKind::Space | ParamKind::Piece | ParamKind::Held)
+}

@@ -1,0 +1,249 @@
+//! The setup screen: seats (person or computer, names, difficulty) or, for mods whose seats are
+//! characters grouped by side, the people and computer characters of each side; and the seed.
+//! Built from what the mod declares (`seats` in `mod.toml`, the sides in its data).
+
+use std::sync::Arc;
+
+use egui::RichText;
+use meeple_engine::game::seating::{SideSeating, by_sides};
+use meeple_engine::game::{GameSetup, SeatSetup};
+use meeple_engine::rules::Ruleset;
+
+/// The computer levels offered, easiest first.
+pub const LEVELS: [&str; 3] = ["easy", "medium", "hard"];
+
+/// One seat of a plain setup.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatRow {
+    pub name: String,
+    pub human: bool,
+    pub level: String,
+}
+
+/// What the setup screen asks for.
+pub struct SetupForm {
+    pub rules: Arc<Ruleset>,
+    /// Plain seats (mods without `seats.by_side`).
+    pub seats: Vec<SeatRow>,
+    /// Sides (mods with `seats.by_side`).
+    pub sides: Vec<SideSeating>,
+    pub random_seed: bool,
+    pub seed_text: String,
+    pub error: Option<String>,
+}
+
+/// What the person did on the setup screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetupChoice {
+    Start,
+    Back,
+}
+
+impl SetupForm {
+    /// The mod's defaults: its default seat count with the first seat a person and the others
+    /// computers at medium; for sides, the mod's defaults with one person on the first side.
+    pub fn new(rules: Arc<Ruleset>) -> Self {
+        let count = rules.manifest.seats.default_count() as usize;
+        let seats = (0..count).map(|i| default_row(&rules, i, i == 0)).collect();
+        let mut sides: Vec<SideSeating> = if rules.manifest.seats.by_side.is_some() {
+            rules.data.seats.sides.iter().map(|s| SideSeating::defaults(&rules, &s.id, "medium")).collect()
+        } else {
+            Vec::new()
+        };
+        let nobody = sides.iter().all(|s| s.humans.is_empty());
+        if let Some(first) = sides.first_mut()
+            && nobody
+        {
+            first.humans.push("Player 1".into());
+            first.computers = first.computers.saturating_sub(first.characters_per_human);
+        }
+        Self { rules, seats, sides, random_seed: true, seed_text: "1".into(), error: None }
+    }
+
+    /// Whether seats are set up side by side.
+    pub fn by_side(&self) -> bool {
+        !self.sides.is_empty()
+    }
+
+    /// The seed to play: the one given, or a fresh one from the clock.
+    pub fn seed(&self) -> Result<u64, String> {
+        if self.random_seed {
+            let nanos =
+                std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
+            // Short seeds are easier to note down and share.
+            return Ok(nanos % 1_000_000);
+        }
+        self.seed_text.trim().parse::<u64>().map_err(|_| format!("the seed `{}` is not a whole number", self.seed_text))
+    }
+
+    /// The game's setup, or why the form does not make one.
+    pub fn setup(&self) -> Result<GameSetup, String> {
+        let seed = self.seed()?;
+        let range = self.rules.manifest.seats;
+        let setup = if self.by_side() {
+            by_sides(&self.rules, seed, &self.sides)?
+        } else {
+            GameSetup {
+                seed,
+                seats: self
+                    .seats
+                    .iter()
+                    .map(|row| SeatSetup {
+                        name: row.name.clone(),
+                        controller: if row.human { "human".into() } else { row.level.clone() },
+                        side: None,
+                        player: None,
+                    })
+                    .collect(),
+                board: None,
+            }
+        };
+        let count = setup.seats.len();
+        if count < range.min as usize || count > range.max as usize {
+            return Err(format!(
+                "{} takes {}–{} seats; this setup has {count}",
+                self.rules.manifest.name, range.min, range.max
+            ));
+        }
+        Ok(setup)
+    }
+
+    /// Draws the form.
+    pub fn ui(&mut self, ui: &mut egui::Ui) -> Option<SetupChoice> {
+        let mut choice = None;
+        let rules = self.rules.clone();
+        ui.heading(format!("New game: {}", rules.manifest.name));
+        ui.label(&rules.manifest.description);
+        ui.separator();
+        if self.by_side() {
+            self.sides_ui(ui);
+        } else {
+            self.seats_ui(ui);
+        }
+        ui.separator();
+        ui.horizontal(|ui| {
+            ui.checkbox(&mut self.random_seed, "Random seed");
+            if !self.random_seed {
+                let label = ui.label("Seed");
+                ui.add(egui::TextEdit::singleline(&mut self.seed_text).desired_width(100.0)).labelled_by(label.id);
+            }
+        });
+        ui.separator();
+        if let Err(problem) = self.setup_check() {
+            ui.colored_label(egui::Color32::LIGHT_RED, problem);
+        }
+        if let Some(error) = &self.error {
+            ui.colored_label(egui::Color32::LIGHT_RED, error);
+        }
+        ui.horizontal(|ui| {
+            if ui.button("Back").clicked() {
+                choice = Some(SetupChoice::Back);
+            }
+            let ready = self.setup_check().is_ok();
+            if ui.add_enabled(ready, egui::Button::new(RichText::new("Start game").strong())).clicked() {
+                choice = Some(SetupChoice::Start);
+            }
+        });
+        choice
+    }
+
+    /// The setup's problems other than the seed (which a random seed cannot have).
+    fn setup_check(&self) -> Result<(), String> {
+        let seed_ok = self.random_seed || self.seed_text.trim().parse::<u64>().is_ok();
+        if !seed_ok {
+            return Err(format!("the seed `{}` is not a whole number", self.seed_text));
+        }
+        self.setup().map(|_| ())
+    }
+
+    fn seats_ui(&mut self, ui: &mut egui::Ui) {
+        let range = self.rules.manifest.seats;
+        ui.horizontal(|ui| {
+            ui.label(format!("Players ({}–{})", range.min, range.max));
+            if ui.add_enabled(self.seats.len() > range.min as usize, egui::Button::new("−")).clicked() {
+                self.seats.pop();
+            }
+            ui.label(self.seats.len().to_string());
+            if ui.add_enabled(self.seats.len() < range.max as usize, egui::Button::new("+")).clicked() {
+                let row = default_row(&self.rules, self.seats.len(), false);
+                self.seats.push(row);
+            }
+        });
+        egui::Grid::new("seats").striped(true).show(ui, |ui| {
+            for (i, row) in self.seats.iter_mut().enumerate() {
+                let label = ui.label(format!("Seat {}", i + 1));
+                ui.add(egui::TextEdit::singleline(&mut row.name).desired_width(120.0).id_salt(("seat name", i)))
+                    .labelled_by(label.id);
+                egui::ComboBox::from_id_salt(("controller", i))
+                    .selected_text(if row.human { "Person".to_string() } else { format!("Computer: {}", row.level) })
+                    .show_ui(ui, |ui| {
+                        ui.selectable_value(&mut row.human, true, "Person");
+                        for level in LEVELS {
+                            if ui
+                                .selectable_label(!row.human && row.level == level, format!("Computer: {level}"))
+                                .clicked()
+                            {
+                                row.human = false;
+                                row.level = level.to_string();
+                            }
+                        }
+                    })
+                    .response
+                    .labelled_by(label.id);
+                ui.end_row();
+            }
+        });
+    }
+
+    fn sides_ui(&mut self, ui: &mut egui::Ui) {
+        let rules = self.rules.clone();
+        for (index, seating) in self.sides.iter_mut().enumerate() {
+            let side = rules.data.seats.sides.iter().find(|s| s.id == seating.side);
+            let label = side.and_then(|s| s.label.clone()).unwrap_or_else(|| seating.side.clone());
+            let color = side.and_then(|s| s.color.as_deref()).and_then(super::describe::parse_color);
+            ui.group(|ui| {
+                ui.label(RichText::new(&label).strong().color(color.unwrap_or(egui::Color32::WHITE)));
+                ui.horizontal(|ui| {
+                    ui.label("People");
+                    if ui.add_enabled(!seating.humans.is_empty(), egui::Button::new("−").small()).clicked() {
+                        seating.humans.pop();
+                    }
+                    ui.label(seating.humans.len().to_string());
+                    if ui.add(egui::Button::new("+").small()).clicked() {
+                        let n = seating.humans.len() + 1;
+                        seating.humans.push(format!("Player {}", index * 4 + n));
+                    }
+                    let label = ui.label("characters each");
+                    ui.add(egui::DragValue::new(&mut seating.characters_per_human).range(1..=8)).labelled_by(label.id);
+                });
+                for (i, name) in seating.humans.iter_mut().enumerate() {
+                    ui.horizontal(|ui| {
+                        let label = ui.label(format!("{} person {}", seating.side, i + 1));
+                        ui.add(egui::TextEdit::singleline(name).desired_width(120.0).id_salt(("person", index, i)))
+                            .labelled_by(label.id);
+                    });
+                }
+                ui.horizontal(|ui| {
+                    let label = ui.label(format!("{} computer characters", seating.side));
+                    ui.add(egui::DragValue::new(&mut seating.computers).range(0..=16)).labelled_by(label.id);
+                    let label = ui.label("at");
+                    egui::ComboBox::from_id_salt(("side level", index))
+                        .selected_text(&seating.level)
+                        .show_ui(ui, |ui| {
+                            for level in LEVELS {
+                                ui.selectable_value(&mut seating.level, level.to_string(), level);
+                            }
+                        })
+                        .response
+                        .labelled_by(label.id);
+                });
+            });
+        }
+    }
+}
+
+/// A seat row with the mod's name for the seat.
+fn default_row(rules: &Ruleset, index: usize, human: bool) -> SeatRow {
+    let name = rules.data.seats.names.get(index).cloned().unwrap_or_else(|| format!("Seat {}", index + 1));
+    SeatRow { name, human, level: "medium".into() }
+}
