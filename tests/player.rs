@@ -37,6 +37,12 @@ fn click(harness: &mut Harness<'static, PlayerApp>, label: &str) {
     harness.run();
 }
 
+/// Whether the widget labelled `label` is shown disabled.
+fn disabled(harness: &Harness<'static, PlayerApp>, label: &str) -> bool {
+    use egui_kittest::kittest::NodeT;
+    harness.get_by_label(label).accesskit_node().is_disabled()
+}
+
 fn has_label(harness: &Harness<'static, PlayerApp>, label: &str) -> bool {
     harness.query_all_by_label(label).next().is_some()
 }
@@ -225,4 +231,248 @@ fn a_dunes_of_terror_turn_moves_attacks_and_buys_by_clicking() {
     assert!(session.history.iter().any(|(seat, _)| *seat != 0), "the computers played on");
     assert!(session.is_over() || session.is_human_turn());
     assert!(!session.can_undo(), "undo is not offered after dice were rolled");
+}
+
+/// A fresh folder under the target directory for one test's files.
+fn scratch_dir(name: &str) -> std::path::PathBuf {
+    let dir = meeple_tests::root().join("target").join("test-scratch").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+/// Copies a mod folder.
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).expect("folder");
+    for entry in std::fs::read_dir(from).expect("readable") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
+/// Starts a game of the first mod with its default setup and a fixed seed.
+fn started(mods: Vec<ModEntry>, seed: u64) -> Harness<'static, PlayerApp> {
+    let options =
+        StartOptions { mod_name: Some(mods[0].id.clone()), start: true, seed: Some(seed), ..Default::default() };
+    let mut harness = harness(PlayerApp::with_mods(mods, options));
+    harness.state_mut().game_mut().expect("the game starts at once").computer_delay = 0.0;
+    harness.run();
+    harness
+}
+
+#[test]
+fn the_launcher_lists_bundled_and_user_mods_and_shows_why_a_mod_does_not_load() {
+    let user = scratch_dir("launcher_user_mods");
+    copy_dir(&mods_dir().join("dice_wars"), &user.join("my_dice"));
+    let manifest = user.join("my_dice/mod.toml");
+    let text = std::fs::read_to_string(&manifest).expect("manifest");
+    std::fs::write(
+        &manifest,
+        text.replace("id = \"dice_wars\"", "id = \"my_dice\"").replace("name = \"Dice Wars\"", "name = \"My Dice\""),
+    )
+    .expect("write");
+    copy_dir(&mods_dir().join("dice_wars"), &user.join("broken"));
+    std::fs::write(user.join("broken/rules.toml"), "[actions.attack]\nlabel = 3\n").expect("write");
+
+    let mods = meeple::player::catalog::discover_in(&mods_dir(), Some(&user));
+    let mut harness = harness(PlayerApp::with_mods(mods, StartOptions::default()));
+    harness.run();
+    assert!(harness.query_all_by_label_contains("Dice Wars  ·  2–8 players").next().is_some());
+    assert!(harness.query_all_by_label_contains("Dunes of Terror  ·  2–16 players").next().is_some());
+    assert!(harness.query_all_by_label_contains("My Dice  ·  2–8 players  ·  your mod").next().is_some());
+    harness.query_all_by_label_contains("broken  (does not load)").next().expect("the broken mod is listed").click();
+    harness.run();
+    assert!(
+        harness.query_all_by_label_contains("broken/rules.toml:2:").next().is_some(),
+        "the problem is shown with its file and line"
+    );
+    assert!(disabled(&harness, "New game"), "a broken mod cannot be started");
+}
+
+#[test]
+fn an_action_without_dice_is_undone_and_disabled_actions_say_why() {
+    let mods = vec![ModEntry::load(&mods_dir().join("dunes_of_terror"), Origin::Bundled)];
+    let mut harness = started(mods, 4);
+    let session = &harness.state().game().expect("game").session;
+    assert!(session.is_human_turn());
+    let before = session.state.hash_hex();
+    // $5: no weapon is affordable, and the menu says so.
+    assert!(disabled(&harness, "Buy weapon"));
+    assert!(has_label(&harness, "Buy weapon: no weapon qualifies now"));
+    click(&mut harness, "Buy ammunition");
+    click_option(&mut harness, "Pistol (6 left)");
+    let session = &harness.state().game().expect("game").session;
+    assert_ne!(session.state.hash_hex(), before);
+    assert!(session.can_undo(), "buying revealed no dice");
+    assert!(has_label(&harness, "Buy ammunition: only once per turn: already done"));
+    click(&mut harness, "Undo");
+    let session = &harness.state().game().expect("game").session;
+    assert_eq!(session.state.hash_hex(), before, "the state is exactly as before");
+    assert!(session.history.is_empty());
+    // Moving rolls a die: no undo after it.
+    click(&mut harness, "Move");
+    assert!(!harness.state().game().expect("game").session.can_undo());
+    assert!(disabled(&harness, "Undo"));
+}
+
+#[test]
+fn a_game_is_saved_continued_and_watched_as_a_replay() {
+    let dir = scratch_dir("save_and_replay");
+    let path = dir.join("game.json");
+    let mods = vec![ModEntry::load(&mods_dir().join("dice_wars"), Origin::Bundled)];
+    let mut harness = started(mods.clone(), 8);
+    // A few attacks, then the turn passes and the computers play.
+    for _ in 0..3 {
+        let session = &harness.state().game().expect("game").session;
+        let Some(attack) = session.legal().iter().find(|a| matches!(a.kind, ActionKind::Rule(_))).copied() else {
+            break;
+        };
+        let (from, to) = (
+            session.state.board.space(attack.args[0] as u32).label.clone(),
+            session.state.board.space(attack.args[1] as u32).label.clone(),
+        );
+        click(&mut harness, "Attack");
+        click_option(&mut harness, &from);
+        click_option(&mut harness, &to);
+    }
+    click(&mut harness, "End turn");
+    let field = harness.get_by_label("Save to");
+    field.focus();
+    harness.run();
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness.get_by_label("Save to").type_text(&path.display().to_string());
+    harness.run();
+    click(&mut harness, "Save");
+    let session = &harness.state().game().expect("game").session;
+    let (hash, actions) = (session.state.hash_hex(), session.history.len());
+    assert!(actions > 3, "the person's attacks and the computers' turns: {actions}");
+    assert!(path.is_file(), "saved to {}", path.display());
+    assert!(harness.query_all_by_label_contains("Saved ").next().is_some());
+
+    // Continue it from the launcher.
+    let mut harness = harness_at_launcher(mods.clone());
+    type_into(&mut harness, "Open a save", &path.display().to_string());
+    click(&mut harness, "Continue game");
+    let session = &harness.state().game().expect("the saved game continues").session;
+    assert_eq!((session.state.hash_hex(), session.history.len()), (hash.clone(), actions));
+
+    // Watch it.
+    let mut harness = harness_at_launcher(mods);
+    type_into(&mut harness, "Open a save", &path.display().to_string());
+    click(&mut harness, "Watch replay");
+    assert!(has_label(&harness, &format!("Action 0 of {actions}")));
+    click(&mut harness, "Forward");
+    click(&mut harness, "Forward");
+    click(&mut harness, "Back");
+    assert!(has_label(&harness, &format!("Action 1 of {actions}")));
+    click(&mut harness, "End");
+    let viewer = harness.state_mut().replay_mut().expect("the replay viewer");
+    assert_eq!(viewer.state().hash_hex(), hash, "the replay ends where the game was saved");
+    click(&mut harness, "Start");
+    assert!(has_label(&harness, &format!("Action 0 of {actions}")));
+}
+
+fn harness_at_launcher(mods: Vec<ModEntry>) -> Harness<'static, PlayerApp> {
+    let mut harness = harness(PlayerApp::with_mods(mods, StartOptions::default()));
+    harness.run();
+    harness
+}
+
+fn type_into(harness: &mut Harness<'static, PlayerApp>, label: &str, text: &str) {
+    harness.get_by_label(label).focus();
+    harness.run();
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness.get_by_label(label).type_text(text);
+    harness.run();
+}
+
+#[test]
+fn a_mod_changed_on_disk_is_reloaded_and_a_broken_one_keeps_the_game_running() {
+    let dir = scratch_dir("hot_reload");
+    let folder = dir.join("dice_wars");
+    copy_dir(&mods_dir().join("dice_wars"), &folder);
+    let mut harness = started(vec![ModEntry::load(&folder, Origin::User)], 2);
+    let session = &harness.state().game().expect("game").session;
+    let attack = *session.legal().iter().find(|a| matches!(a.kind, ActionKind::Rule(_))).expect("an attack");
+    let (from, to) = (
+        session.state.board.space(attack.args[0] as u32).label.clone(),
+        session.state.board.space(attack.args[1] as u32).label.clone(),
+    );
+    click(&mut harness, "Attack");
+    click_option(&mut harness, &from);
+    click_option(&mut harness, &to);
+    let before = harness.state().game().expect("game").session.state.hash_hex();
+
+    // Break the rules: the problems are shown with file:line, the game goes on unchanged.
+    let rules_path = folder.join("rules.toml");
+    let good = std::fs::read_to_string(&rules_path).expect("rules");
+    let broken = good.replacen("label = \"Attack\"", "label = \"Attack\"\nlabl = 1", 1);
+    assert_ne!(broken, good);
+    std::fs::write(&rules_path, &broken).expect("write");
+    harness.state_mut().game_mut().expect("game").check_reload();
+    harness.run();
+    let game = harness.state().game().expect("game");
+    assert!(!game.problems.is_empty());
+    assert_eq!(game.session.state.hash_hex(), before, "the game keeps its state");
+    assert!(has_label(
+        &harness,
+        "The mod changed on disk and no longer loads; the game goes on with the last good version:"
+    ));
+    assert!(
+        harness.query_all_by_label_contains("rules.toml:").next().is_some()
+            && harness.query_all_by_label_contains("did you mean `label`").next().is_some(),
+        "the problem names the file and line and suggests the key"
+    );
+    // The person can still play on the last good rules.
+    assert!(!disabled(&harness, "End turn"));
+
+    // Fix it with a change: the game is replayed on the new rules.
+    let renamed = good.replacen("label = \"Attack\"", "label = \"Charge\"", 1);
+    std::fs::write(&rules_path, &renamed).expect("write");
+    harness.state_mut().game_mut().expect("game").check_reload();
+    harness.run();
+    let game = harness.state().game().expect("game");
+    assert!(game.problems.is_empty());
+    assert_eq!(game.session.state.hash_hex(), before, "the same actions give the same game");
+    assert!(has_label(&harness, "Charge"), "the menu shows the changed label");
+}
+
+#[test]
+fn people_sharing_a_screen_hand_it_over_when_hands_are_hidden() {
+    let tiny = meeple_tests::root().join("engine/tests/fixtures/tiny");
+    let mut harness = harness_at_launcher(vec![ModEntry::load(&tiny, Origin::User)]);
+    click(&mut harness, "New game");
+    harness.get_by_role_and_label(egui::accesskit::Role::ComboBox, "Seat 2").click();
+    harness.run();
+    click(&mut harness, "Person");
+    set_seed(&mut harness, 1);
+    click(&mut harness, "Start game");
+    let first = harness.state().game().expect("game").session.state.seats[0].name.clone();
+    let second = harness.state().game().expect("game").session.state.seats[1].name.clone();
+    click(&mut harness, &format!("I am {first}: show my turn"));
+    click(&mut harness, "Collect");
+    if disabled(&harness, "Draw a card") {
+        // The income phase does not end by itself here: pass it.
+        let session = &harness.state().game().expect("game").session;
+        let pass = session.rules.phases[session.state.turn.phase as usize].pass_label.clone();
+        click(&mut harness, &pass);
+    }
+    click(&mut harness, "Draw a card");
+    let session = &harness.state().game().expect("game").session;
+    let card = session.state.seats[0].hand.first().copied().expect("a card drawn");
+    let name = session.rules.card_ids[card.1 as usize].clone();
+    assert!(has_label(&harness, "Your hand") && has_label(&harness, &name), "{first} sees the card {name}");
+    let pass = session.rules.phases[session.state.turn.phase as usize].pass_label.clone();
+    click(&mut harness, &pass);
+    // The screen waits for the second person; nothing of the first hand shows.
+    assert!(has_label(&harness, &format!("Pass the screen to {second}")));
+    assert!(!has_label(&harness, "Your hand") && !has_label(&harness, &name));
+    click(&mut harness, &format!("I am {second}: show my turn"));
+    assert!(!has_label(&harness, &name), "{second} does not see {first}'s card");
+    assert!(has_label(&harness, &format!("{first}: 1 cards")));
 }

@@ -82,10 +82,15 @@ pub fn data_dir() -> Option<PathBuf> {
 /// The bundled mods, then the user's (a user mod with a bundled mod's id is listed too: the
 /// launcher marks where each comes from).
 pub fn discover() -> Vec<ModEntry> {
+    discover_in(&loader::bundled_mods_dir(), user_mods_dir().as_deref())
+}
+
+/// The mods of a bundled folder and of a user folder.
+pub fn discover_in(bundled: &Path, user: Option<&Path>) -> Vec<ModEntry> {
     let mut entries: Vec<ModEntry> =
-        loader::discover(&loader::bundled_mods_dir()).iter().map(|f| ModEntry::load(f, Origin::Bundled)).collect();
-    if let Some(dir) = user_mods_dir() {
-        entries.extend(loader::discover(&dir).iter().map(|f| ModEntry::load(f, Origin::User)));
+        loader::discover(bundled).iter().map(|f| ModEntry::load(f, Origin::Bundled)).collect();
+    if let Some(dir) = user {
+        entries.extend(loader::discover(dir).iter().map(|f| ModEntry::load(f, Origin::User)));
     }
     entries
 }
