@@ -476,3 +476,53 @@ fn people_sharing_a_screen_hand_it_over_when_hands_are_hidden() {
     assert!(!has_label(&harness, &name), "{second} does not see {first}'s card");
     assert!(has_label(&harness, &format!("{first}: 1 cards")));
 }
+
+/// Clicks the board at a space, where it was drawn.
+fn click_board(harness: &mut Harness<'static, PlayerApp>, space: u32) {
+    let at = harness.state().game().expect("game").board.screen_pos(space).expect("the board was drawn");
+    harness.hover_at(at);
+    harness.run();
+    for pressed in [true, false] {
+        harness.event(egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::default(),
+        });
+    }
+    harness.run();
+}
+
+#[test]
+fn attacks_are_chosen_on_the_board_with_the_chance_in_the_tooltip() {
+    let mods = vec![ModEntry::load(&mods_dir().join("dice_wars"), Origin::Bundled)];
+    let mut harness = started(mods, 11);
+    let session = &harness.state().game().expect("game").session;
+    let attack = *session.legal().iter().find(|a| matches!(a.kind, ActionKind::Rule(_))).expect("an attack");
+    let (from, to) = (attack.args[0] as u32, attack.args[1] as u32);
+    let before = session.history.len();
+    // A click on one of my territories starts an attack from it: its neighbours to attack are
+    // marked red (they belong to another seat).
+    click_board(&mut harness, from);
+    let game = harness.state_mut().game_mut().expect("game");
+    assert_eq!(game.session.chosen().map(|(_, n)| n), Some(1), "the attack starts from the clicked territory");
+    let marks = game.marks();
+    assert_eq!(marks.get(&to), Some(&meeple::player::board_view::Mark::Target));
+    assert_eq!(marks.get(&from), Some(&meeple::player::board_view::Mark::Chosen));
+    // Hovering the target shows the exact chance to conquer.
+    let notes = game.notes();
+    let chance = notes.get(&to).and_then(|lines| lines.first()).expect("a preview for the target").clone();
+    let exact = meeple_engine::game::Engine::new(game.session.rules.clone())
+        .expect("engine")
+        .chance(&game.session.state, &attack)
+        .expect("an attack has a chance");
+    assert_eq!(chance, format!("Chance to conquer: {:.1}%", exact * 100.0), "the engine's exact chance");
+    let at = game.board.screen_pos(to).expect("drawn");
+    harness.hover_at(at);
+    harness.run();
+    assert!(has_label(&harness, &chance), "the tooltip shows {chance}");
+    click_board(&mut harness, to);
+    let session = &harness.state().game().expect("game").session;
+    assert_eq!(session.history.get(before).map(|(_, a)| a.args[..2].to_vec()), Some(vec![from as i64, to as i64]));
+    assert!(!session.last_rolls.is_empty(), "the dice are shown");
+}

@@ -499,6 +499,7 @@ impl GameScreen {
         });
         egui::CentralPanel::default().show(ui, |ui| {
             let marks = self.marks();
+            let notes = self.notes();
             let seat = self.session.seat();
             let ring = self.session.state.seat_piece(seat);
             if self.board.followed != ring
@@ -509,8 +510,12 @@ impl GameScreen {
                 self.board.keep_in_view(space, ui.available_size());
                 self.board.followed = ring;
             }
-            let response =
-                self.board.show(ui, &self.session.rules, &self.session.state, &Overlay { marks: &marks, ring });
+            let response = self.board.show(
+                ui,
+                &self.session.rules,
+                &self.session.state,
+                &Overlay { marks: &marks, ring, notes: &notes },
+            );
             if let Some(space) = response.clicked
                 && self.session.is_human_turn()
             {
@@ -544,9 +549,15 @@ impl GameScreen {
         }
     }
 
-    /// The highlights: eligible spaces white, other sides' red, chosen ones yellow.
+    /// The highlights: eligible spaces white, other sides' red, chosen ones yellow; between a
+    /// person's choices, the spaces of the last action yellow.
     pub fn marks(&self) -> HashMap<u32, Mark> {
         let mut marks = HashMap::new();
+        if !self.session.is_human_turn() || self.session.chosen().is_none() {
+            for &space in &self.session.last_places {
+                marks.insert(space, Mark::Chosen);
+            }
+        }
         if !self.session.is_human_turn() {
             return marks;
         }
@@ -559,6 +570,32 @@ impl GameScreen {
             marks.insert(space, Mark::Chosen);
         }
         marks
+    }
+
+    /// Tooltip lines for the spaces that may be chosen: the preview of choosing each (at most
+    /// a few dozen options are previewed, so a long list of tiles stays cheap).
+    pub fn notes(&mut self) -> HashMap<u32, Vec<String>> {
+        let mut notes = HashMap::new();
+        if !self.session.is_human_turn() {
+            return notes;
+        }
+        let options = self.session.options();
+        if options.len() > 64 {
+            return notes;
+        }
+        for option in options {
+            let Some(space) = option.space else { continue };
+            let lines: Vec<String> = self
+                .session
+                .preview_with(option.arg)
+                .iter()
+                .map(|(label, value)| panels::format_preview(label, *value))
+                .collect();
+            if !lines.is_empty() {
+                notes.insert(space, lines);
+            }
+        }
+        notes
     }
 
     /// The hand of the seat to move, when a person plays it; other seats' hands by size only.

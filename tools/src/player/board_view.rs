@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use egui::epaint::Mesh;
-use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Shape, Stroke, Vec2, pos2, vec2};
+use egui::{Align2, Color32, FontId, Pos2, Rect, RichText, Sense, Shape, Stroke, Vec2, pos2, vec2};
 use meeple_engine::board::{Board, BoardSpec, LabelSpec, OffsetKind, Topology};
 use meeple_engine::game::GameState;
 use meeple_engine::game::state::NO_SEAT;
@@ -276,11 +276,21 @@ pub struct BoardView {
     /// that changes.
     pub followed: Option<u32>,
     pub show_minimap: bool,
+    /// Where the board was drawn last frame, for turning spaces into screen positions.
+    last_rect: Option<Rect>,
 }
 
 impl Default for BoardView {
     fn default() -> Self {
-        Self { geometry: None, zoom: 20.0, center: Pos2::ZERO, fitted: false, followed: None, show_minimap: true }
+        Self {
+            geometry: None,
+            zoom: 20.0,
+            center: Pos2::ZERO,
+            fitted: false,
+            followed: None,
+            show_minimap: true,
+            last_rect: None,
+        }
     }
 }
 
@@ -289,6 +299,8 @@ pub struct Overlay<'a> {
     pub marks: &'a HashMap<u32, Mark>,
     /// The piece whose turn it is: drawn with a white ring.
     pub ring: Option<u32>,
+    /// Extra tooltip lines per space (the preview of choosing it).
+    pub notes: &'a HashMap<u32, Vec<String>>,
 }
 
 impl BoardView {
@@ -299,6 +311,28 @@ impl BoardView {
             self.fitted = false;
         }
         self.geometry.as_ref().expect("just built")
+    }
+
+    /// A point on the screen inside a space, as drawn in the last frame (for a territory, the
+    /// centre of its cell nearest its middle, which may lie outside a bent region): where a
+    /// click chooses that space.
+    pub fn screen_pos(&self, space: u32) -> Option<Pos2> {
+        let rect = self.last_rect?;
+        let geometry = self.geometry.as_ref()?;
+        let middle = geometry.center(space)?;
+        let world = geometry
+            .cells
+            .iter()
+            .filter(|(_, s)| *s == Some(space))
+            .map(|(cell, _)| *cell)
+            .min_by(|a, b| a.distance(middle).total_cmp(&b.distance(middle)))
+            .unwrap_or(middle);
+        Some(rect.center() + (world - self.center) * self.zoom)
+    }
+
+    /// Pixels per board unit.
+    pub fn zoom(&self) -> f32 {
+        self.zoom
     }
 
     /// Centres the view on a world position.
@@ -321,6 +355,7 @@ impl BoardView {
         let size = ui.available_size().max(vec2(64.0, 64.0));
         let (response, painter) = ui.allocate_painter(size, Sense::click_and_drag());
         let rect = response.rect;
+        self.last_rect = Some(rect);
         let geometry = self.geometry.as_ref().expect("built above");
         if !self.fitted {
             let bounds = geometry.bounds();
@@ -494,7 +529,14 @@ impl BoardView {
             result.clicked = self.geometry.as_ref().and_then(|g| g.space_at(self.to_world(rect, pointer)));
         }
         if let Some(space) = result.hovered {
-            response.on_hover_ui_at_pointer(|ui| space_tooltip(ui, rules, state, space));
+            response.on_hover_ui_at_pointer(|ui| {
+                if let Some(notes) = overlay.notes.get(&space) {
+                    for note in notes {
+                        ui.label(RichText::new(note).strong());
+                    }
+                }
+                space_tooltip(ui, rules, state, space);
+            });
         }
         result
     }

@@ -10,7 +10,7 @@ use meeple_engine::game::{Action, GameState};
 use meeple_engine::rules::Ruleset;
 use meeple_engine::save::SaveFile;
 
-use super::board_view::{BoardView, Overlay};
+use super::board_view::{BoardView, Mark, Overlay};
 use super::{describe, panels, session};
 
 /// A saved game open for watching.
@@ -133,9 +133,21 @@ impl ReplayViewer {
             panels::seats(ui, &self.rules, &state, &self.controllers);
         });
         egui::CentralPanel::default().show(ui, |ui| {
-            let marks = HashMap::new();
+            // The spaces the last action named.
+            let mut marks = HashMap::new();
+            if self.step > 0
+                && let (_, action) = self.history[self.step - 1]
+                && let meeple_engine::game::ActionKind::Rule(index) = action.kind
+            {
+                for (param, &arg) in self.rules.actions[index as usize].params.iter().zip(&action.args) {
+                    if let Some(space) = describe::arg_place(&state, param.kind, arg).0 {
+                        marks.insert(space, Mark::Chosen);
+                    }
+                }
+            }
             let ring = state.seat_piece(state.turn.seat);
-            self.board.show(ui, &self.rules, &state, &Overlay { marks: &marks, ring });
+            let notes = HashMap::new();
+            self.board.show(ui, &self.rules, &state, &Overlay { marks: &marks, ring, notes: &notes });
         });
         choice
     }

@@ -94,6 +94,9 @@ pub struct Session {
     pub log: Vec<LogLine>,
     /// The dice of the most recent action that rolled any.
     pub last_rolls: Vec<RollShown>,
+    /// The spaces the last action named (where a computer attacked from and to, say), to mark
+    /// on the board.
+    pub last_places: Vec<u32>,
     /// The computer player of each computer seat.
     computers: Vec<Option<Box<dyn Player>>>,
     legal: Vec<Action>,
@@ -154,6 +157,7 @@ impl Session {
             history: Vec::new(),
             log: Vec::new(),
             last_rolls: Vec::new(),
+            last_places: Vec::new(),
             computers,
             legal: Vec::new(),
             chosen: None,
@@ -500,6 +504,15 @@ impl Session {
             self.last_rolls.clear();
         }
         self.record_events(events.list());
+        self.last_places = match action.kind {
+            ActionKind::Rule(index) => self.rules.actions[index as usize]
+                .params
+                .iter()
+                .zip(&action.args)
+                .filter_map(|(param, &arg)| describe::arg_place(&self.state, param.kind, arg).0)
+                .collect(),
+            _ => Vec::new(),
+        };
         self.chosen = None;
         self.refresh();
         Ok(revealed)
