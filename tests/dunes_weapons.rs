@@ -482,3 +482,49 @@ fn bought_weapons_come_with_one_clip() {
         );
     }
 }
+
+/// The player's preview before an attack: the chance to do any damage and the expected damage
+/// at the enemy's distance equal those of the exact distribution from the rules text; after the
+/// roll, the damage previewed for the target is the damage the attack then does.
+#[test]
+fn the_attack_preview_gives_the_exact_chance_to_hit_and_expected_damage() {
+    let mut arena = arena();
+    let mut checked = 0;
+    for weapon in &WEAPONS {
+        for distance in 1..=weapon.range {
+            let full = if weapon.clip == 0 { 0 } else { weapon.clip };
+            let bullet_counts: Vec<i64> = if weapon.id == "machine_gun" { (1..=5).collect() } else { vec![full] };
+            for bullets in bullet_counts {
+                let (state, position) = arena.armed(weapon, distance, bullets);
+                let (roll, hit) = arena.attack_steps(&state, position);
+                let preview = arena.engine.preview(&state, &roll);
+                let figure = |label: &str| {
+                    preview.iter().find(|(l, _)| l == label).map(|(_, v)| *v).unwrap_or_else(|| {
+                        panic!("{} at {distance}: no `{label}` in the preview {preview:?}", weapon.id)
+                    })
+                };
+                let dist = exact(weapon, distance, bullets);
+                let case = format!("{} at {distance} with {bullets} bullets", weapon.id);
+                assert!((figure("Chance to hit") - (1.0 - dist[0])).abs() < 1e-12, "{case}: chance to hit");
+                assert!(
+                    (figure("Expected damage at the nearest enemy") - mean(&dist)).abs() < 1e-9,
+                    "{case}: expected damage {} vs {}",
+                    figure("Expected damage at the nearest enemy"),
+                    mean(&dist)
+                );
+                assert!(preview.iter().all(|(l, _)| l != "Damage"), "{case}: no damage before the roll");
+                // After the roll, the damage previewed for the target is the damage done.
+                let mut rolled = state.clone();
+                arena.engine.apply(&mut rolled, &roll, &mut Events::discard()).unwrap();
+                let after = arena.engine.preview(&rolled, &hit);
+                assert_eq!(after.len(), 1, "{case}: after the roll only the damage: {after:?}");
+                let before = rolled.pieces[arena.foe].stats[arena.health];
+                arena.engine.apply(&mut rolled, &hit, &mut Events::discard()).unwrap();
+                let done = before - rolled.pieces[arena.foe].stats[arena.health];
+                assert_eq!(after[0].1 as i64, done, "{case}: previewed damage");
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 1 + 2 + 3 + 3 + 4 + 5 + 3 * 5);
+}
