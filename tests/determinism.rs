@@ -114,3 +114,41 @@ fn every_level_plays_reproducibly_and_legally() {
         assert_eq!(run(), run(), "level {level}");
     }
 }
+
+/// A setup option changes the data (Dunes of Terror's small map has 26 x 30 tiles), the game's
+/// setup records it, a save replays only with the mod loaded with it, and a setup naming other
+/// options than those the mod was loaded with is refused.
+#[test]
+fn setup_options_are_recorded_and_replayed() {
+    use meeple_engine::loader::load_mod_with;
+    use meeple_engine::options::Choices;
+    let folder = meeple_tests::mods_dir().join("dunes_of_terror");
+    let small = Choices::from([("map_size".to_string(), "small".to_string())]);
+    let rules = load_mod_with(&folder, &small).expect("loads").ruleset;
+    assert_eq!(rules.chosen_options, small);
+    let mut engine = Engine::new(rules.clone()).unwrap();
+    let setup = GameSetup::new(&rules, 9, 4, "greedy");
+    assert_eq!(setup.options, small, "the setup records the options");
+    let mut state = engine.new_game(&setup, &mut Events::discard()).unwrap();
+    assert_eq!(state.board.space_count(), 26 * 30);
+    let mut player = ai::player("greedy", 1).unwrap();
+    let mut history = Vec::new();
+    for _ in 0..40 {
+        let seat = state.turn.seat;
+        let action = player.decide(&mut engine, &state);
+        engine.apply(&mut state, &action, &mut Events::discard()).unwrap();
+        history.push((seat, action));
+    }
+    let save = SaveFile::new(&rules, &setup, &history, &state);
+    let text = serde_json::to_string(&save).unwrap();
+    assert!(text.contains("\"map_size\": \"small\"") || text.contains("\"map_size\":\"small\""));
+    let (replayed, _) = save.replay(&mut Engine::new(rules.clone()).unwrap(), "save", &mut Events::discard()).unwrap();
+    assert_eq!(replayed.hash_hex(), state.hash_hex());
+    // The default (large) map cannot replay it.
+    let large = load("dunes_of_terror");
+    assert_eq!(large.chosen_options.get("map_size").map(String::as_str), Some("large"));
+    let refused = save.replay(&mut Engine::new(large).unwrap(), "save", &mut Events::discard());
+    assert!(refused.is_err());
+    let message = refused.err().unwrap().to_string();
+    assert!(message.contains("map_size = small"), "{message}");
+}

@@ -526,3 +526,17 @@ fn attacks_are_chosen_on_the_board_with_the_chance_in_the_tooltip() {
     assert_eq!(session.history.get(before).map(|(_, a)| a.args[..2].to_vec()), Some(vec![from as i64, to as i64]));
     assert!(!session.last_rolls.is_empty(), "the dice are shown");
 }
+
+#[test]
+fn the_setup_offers_the_mods_options() {
+    let mut harness = harness(app());
+    harness.run();
+    open_setup(&mut harness, "Dunes of Terror");
+    harness.get_by_role_and_label(egui::accesskit::Role::ComboBox, "Map size").click();
+    harness.run();
+    click(&mut harness, "Small: 26 × 30");
+    click(&mut harness, "Start game");
+    let session = &harness.state().game().expect("the game starts").session;
+    assert_eq!(session.state.board.space_count(), 26 * 30);
+    assert_eq!(session.setup.options.get("map_size").map(String::as_str), Some("small"));
+}

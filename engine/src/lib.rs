@@ -7,6 +7,7 @@ pub mod expr;
 pub mod game;
 pub mod loader;
 pub mod lua;
+pub mod options;
 pub mod rng;
 pub mod rules;
 pub mod save;

@@ -17,6 +17,7 @@ use crate::defs::{COLLECTIONS, Manifest, ModData, SeatRange};
 use crate::diag::{Diagnostic, did_you_mean};
 use crate::expr::Span;
 use crate::lua::HookRuntime;
+use crate::options::{self, Choices};
 use crate::rules::{HookSource, PathSeg, Problem, Ruleset, compile_partial};
 use crate::source::{self, LoadedData, Location, RawValue, Sources};
 
@@ -107,8 +108,13 @@ fn read(path: &Path) -> Result<Vec<u8>, Diagnostic> {
     std::fs::read(path).map_err(|e| Diagnostic::error(format!("cannot read the file: {e}")).in_file(display(path)))
 }
 
-/// Loads, validates and compiles the mod in `folder`.
+/// Loads, validates and compiles the mod in `folder`, with its setup options at their defaults.
 pub fn load_mod(folder: &Path) -> Result<LoadedMod, Vec<Diagnostic>> {
+    load_mod_with(folder, &Choices::new())
+}
+
+/// Loads the mod in `folder` with setup options chosen (the others at their defaults).
+pub fn load_mod_with(folder: &Path, chosen: &Choices) -> Result<LoadedMod, Vec<Diagnostic>> {
     let files = mod_files(folder).map_err(|d| vec![d])?;
     let mut problems = Vec::new();
 
@@ -137,7 +143,9 @@ pub fn load_mod(folder: &Path) -> Result<LoadedMod, Vec<Diagnostic>> {
             .in_file(display(folder)),
         );
     }
-    let data_files = source::load_files(inputs, COLLECTIONS);
+    let mut data_files = source::load_files(inputs, COLLECTIONS);
+    let (chosen_options, mut option_problems) = options::apply(&mut data_files.root, chosen, &data_files.sources);
+    problems.append(&mut option_problems);
     // Schema problems are reported, and whatever did read correctly is still compiled, so
     // mistakes in expressions and references show up in the same run.
     let mut broken = BTreeSet::new();
@@ -205,6 +213,7 @@ pub fn load_mod(folder: &Path) -> Result<LoadedMod, Vec<Diagnostic>> {
         }
     };
     ruleset.folder = Some(folder.to_path_buf());
+    ruleset.chosen_options = chosen_options;
     let ruleset = Arc::new(ruleset);
 
     if !ruleset.hooks.is_empty() || !ruleset.hook_names.is_empty() {
@@ -403,6 +412,7 @@ fn lenient_data(root: &toml::Value, broken: &mut BTreeSet<String>) -> ModData {
         actions: collection(table, "actions", broken),
         triggers,
         end: part(table, "end", broken),
+        options: collection(table, "options", broken),
     }
 }
 

@@ -202,7 +202,7 @@ fn install(lua: &Lua, rules: Arc<Ruleset>) -> mlua::Result<()> {
             LuaValue::Nil => None,
             value => Some(lua.from_value(value).map_err(|e| mlua::Error::runtime(format!("board: {e}")))?),
         };
-        let setup = GameSetup { seed, seats, board };
+        let setup = GameSetup { seed, seats, board, options: Default::default() };
         let mut engine = Engine::new(rules.clone()).map_err(|e| mlua::Error::runtime(e.to_string()))?;
         let mut events = Events::recording();
         let state = engine.new_game(&setup, &mut events).map_err(|e| mlua::Error::runtime(e.to_string()))?;

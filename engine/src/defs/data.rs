@@ -10,7 +10,7 @@ use crate::board::BoardSpec;
 
 /// Keys of [`ModData`] whose entries are definitions merged across files and open to
 /// template inheritance.
-pub const COLLECTIONS: &[&str] = &["terrain", "pieces", "items", "cards", "decks", "actions"];
+pub const COLLECTIONS: &[&str] = &["terrain", "pieces", "items", "cards", "decks", "actions", "options"];
 
 /// All of a mod's data, merged from its data files.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
@@ -67,6 +67,40 @@ pub struct ModData {
     /// Hints for computer players beyond each action's `ai`.
     #[serde(default)]
     pub ai: AiDef,
+    /// Setup options the player offers before a game (map size, starting money, a variant
+    /// rule), by id: each has named choices that set data values. A game's setup records the
+    /// choices made, and its replay loads the mod with them.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub options: IndexMap<String, OptionDef>,
+}
+
+/// A setup option: named choices, one of them the default.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OptionDef {
+    /// What the setup screen calls the option, e.g. "Map size".
+    pub label: String,
+    /// A sentence shown when hovering the option.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The id of the choice a game gets when none is made.
+    pub default: String,
+    /// The choices, by id, in the order the setup lists them.
+    pub choices: IndexMap<String, OptionChoiceDef>,
+}
+
+/// One choice of a setup option.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OptionChoiceDef {
+    /// What the setup screen shows, e.g. "Small (26 × 30)"; the id when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// The data values this choice sets, by dotted path: `"board.rows" = 30`,
+    /// `"resources.money.initial" = 20`. Set before the data is checked, so a value is checked
+    /// like one written in place.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub set: IndexMap<String, serde_json::Value>,
 }
 
 /// Hints for computer players as a whole.

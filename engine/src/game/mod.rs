@@ -95,6 +95,10 @@ pub struct GameSetup {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(skip)]
     pub board: Option<BoardSpec>,
+    /// The mod's setup options chosen for this game (option id → choice id); the mod must be
+    /// loaded with them (`loader::load_mod_with`). Options not named are at their defaults.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub options: crate::options::Choices,
 }
 
 /// One seat of a game.
@@ -123,7 +127,7 @@ impl GameSetup {
                 player: None,
             })
             .collect();
-        Self { seed, seats, board: None }
+        Self { seed, seats, board: None, options: rules.chosen_options.clone() }
     }
 }
 
@@ -212,6 +216,15 @@ impl Engine {
                 "this game takes {} to {} seats, not {seat_count}",
                 range.min, range.max
             )));
+        }
+        for (option, choice) in &setup.options {
+            let loaded = rules.chosen_options.get(option);
+            if loaded != Some(choice) {
+                return Err(RuleError::new(format!(
+                    "the game is set up with `{option} = {choice}`, but the mod was loaded with {}: load it with the game's options",
+                    loaded.map_or_else(|| "no such option".to_string(), |c| format!("`{option} = {c}`"))
+                )));
+            }
         }
         let sides = &rules.data.seats.sides;
         let mut seat_sides = Vec::with_capacity(seat_count);

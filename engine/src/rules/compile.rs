@@ -297,6 +297,7 @@ impl Compiler<'_> {
             manifest,
             data: data.clone(),
             folder: None,
+            chosen_options: Default::default(),
             terrain,
             space_counters,
             resources,

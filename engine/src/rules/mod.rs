@@ -295,6 +295,8 @@ pub struct Ruleset {
     pub data: ModData,
     /// The mod folder, when loaded from disk.
     pub folder: Option<std::path::PathBuf>,
+    /// The setup options the data was loaded with, every option by id (see [`crate::options`]).
+    pub chosen_options: crate::options::Choices,
     pub terrain: Vec<TerrainInfo>,
     pub space_counters: Vec<CounterInfo>,
     pub resources: Vec<CounterInfo>,

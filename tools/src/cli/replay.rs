@@ -23,7 +23,7 @@ pub struct ReplayArgs {
 
 pub fn run(args: ReplayArgs) -> Result<ExitCode, String> {
     let save = SaveFile::read(&args.file).map_err(|e| e.to_string())?;
-    let rules = super::load(args.mod_name.as_deref().unwrap_or(&save.mod_ref.id))?;
+    let rules = super::load_with(args.mod_name.as_deref().unwrap_or(&save.mod_ref.id), &save.setup.options)?;
     if rules.manifest.version != save.mod_ref.version {
         eprintln!(
             "note: the save was made with {} {}, this is version {}",

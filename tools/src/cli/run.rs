@@ -33,10 +33,13 @@ pub struct RunArgs {
     /// Also write the game to this save file (replay it with `meeple replay FILE --verify`).
     #[arg(long)]
     save: Option<PathBuf>,
+    /// A setup option of the mod, as OPTION=CHOICE (repeatable), e.g. `--option map_size=small`.
+    #[arg(long = "option", value_name = "OPTION=CHOICE")]
+    options: Vec<String>,
 }
 
 pub fn run(args: RunArgs) -> Result<ExitCode, String> {
-    let rules = super::load(&args.mod_name)?;
+    let rules = super::load_with(&args.mod_name, &super::parse_options(&args.options)?)?;
     let script = match &args.actions {
         Some(path) => {
             let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;

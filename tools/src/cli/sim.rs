@@ -37,10 +37,13 @@ pub struct SimArgs {
     /// Also print one JSON line per game.
     #[arg(long)]
     per_game: bool,
+    /// A setup option of the mod, as OPTION=CHOICE (repeatable), e.g. `--option map_size=small`.
+    #[arg(long = "option", value_name = "OPTION=CHOICE")]
+    options: Vec<String>,
 }
 
 pub fn run(args: SimArgs) -> Result<ExitCode, String> {
-    let rules = super::load(&args.mod_name)?;
+    let rules = super::load_with(&args.mod_name, &super::parse_options(&args.options)?)?;
     let config = SimConfig {
         games: args.games,
         seed: args.seed,

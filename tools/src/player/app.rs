@@ -119,7 +119,10 @@ impl PlayerApp {
 
     fn start_from_setup(&mut self, index: usize) {
         let Screen::Setup(form, _) = &mut self.screen else { return };
-        let started = form.setup().and_then(|setup| Session::new(form.rules.clone(), setup));
+        let started = form.setup().and_then(|setup| {
+            let rules = catalog::with_options(&form.rules, &setup.options)?;
+            Session::new(rules, setup)
+        });
         match started {
             Ok(session) => {
                 let folder = self.mods[index].folder.clone();
@@ -144,7 +147,14 @@ impl PlayerApp {
                 Some(format!("{shown} is a game of `{}`, which is not installed or does not load", save.mod_ref.id));
             return;
         };
-        let rules = self.mods[index].rules.clone().expect("checked above");
+        let rules =
+            match catalog::with_options(self.mods[index].rules.as_ref().expect("checked above"), &save.setup.options) {
+                Ok(rules) => rules,
+                Err(error) => {
+                    self.notice = Some(error);
+                    return;
+                }
+            };
         self.selected = index;
         let opened = if replay {
             ReplayViewer::from_save(rules, &save, &shown).map(|v| Screen::Replay(Box::new(v)))
@@ -294,6 +304,8 @@ pub struct GameScreen {
     shown_to: Option<u8>,
     /// Whether the game-over window was closed.
     over_closed: bool,
+    /// Whether the computers play at once up to the next person's turn ("Skip").
+    pub skipping: bool,
 }
 
 impl GameScreen {
@@ -304,10 +316,11 @@ impl GameScreen {
             .join(format!("{}-{}.json", session.rules.manifest.id, session.setup.seed))
             .display()
             .to_string();
+        let watcher = ModWatcher::new(folder, &session.setup.options);
         Self {
             session,
             board: BoardView::default(),
-            watcher: ModWatcher::new(folder),
+            watcher,
             problems: Vec::new(),
             reload_note: None,
             computer_delay: 0.6,
@@ -317,6 +330,7 @@ impl GameScreen {
             status: None,
             shown_to: None,
             over_closed: false,
+            skipping: false,
         }
     }
 
@@ -363,7 +377,19 @@ impl GameScreen {
 
     /// Plays computer turns at the chosen pace.
     fn pace_computers(&mut self, ctx: &egui::Context, now: f64) {
-        if self.paused || self.session.is_over() || self.session.is_human_turn() {
+        if self.session.is_over() || self.session.is_human_turn() {
+            self.skipping = false;
+            return;
+        }
+        if self.skipping {
+            // Computer moves for up to ~30 ms a frame, so the window stays responsive while
+            // slow (hard) players think.
+            let start = std::time::Instant::now();
+            while start.elapsed() < Duration::from_millis(30) && self.session.step_computer() {}
+            ctx.request_repaint();
+            return;
+        }
+        if self.paused {
             return;
         }
         let delay = f64::from(self.computer_delay);
@@ -442,7 +468,7 @@ impl GameScreen {
                     .on_hover_text("Play the computers' moves at once, up to the next person's turn")
                     .clicked()
                 {
-                    self.session.skip_computers(100_000);
+                    self.skipping = true;
                 }
             });
             if let Some(status) = &self.status {

@@ -62,6 +62,20 @@ impl ModEntry {
     }
 }
 
+/// The mod's rules with setup options chosen: the same rules when they were loaded with
+/// those options, else the mod loaded again from its folder with them.
+pub fn with_options(rules: &Arc<Ruleset>, options: &meeple_engine::options::Choices) -> Result<Arc<Ruleset>, String> {
+    let wanted: meeple_engine::options::Choices =
+        rules.chosen_options.iter().map(|(k, v)| (k.clone(), options.get(k).unwrap_or(v).clone())).collect();
+    if wanted == rules.chosen_options && options.keys().all(|k| rules.chosen_options.contains_key(k)) {
+        return Ok(rules.clone());
+    }
+    let folder = rules.folder.as_ref().ok_or("the mod was not loaded from a folder")?;
+    loader::load_mod_with(folder, options)
+        .map(|loaded| loaded.ruleset)
+        .map_err(|problems| problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))
+}
+
 /// The user's own mod folder: `$MEEPLE_USER_MODS`, else `$XDG_DATA_HOME/meeple/mods`, else
 /// `~/.local/share/meeple/mods`.
 pub fn user_mods_dir() -> Option<PathBuf> {

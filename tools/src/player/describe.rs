@@ -1,4 +1,4 @@
-//! Words for what the engine holds: arguments ("C07", "Police 2 at C07", "Shotgun, 4 shells"),
+//! Words for what the engine holds: arguments ("C07", "Red 2 at C07", "Bow (4 left)"),
 //! events as log lines, outcomes, and colours from the mod's data. Generic: it reads only the
 //! ruleset's labels.
 
@@ -71,7 +71,7 @@ pub fn seat(state: &GameState, seat: u8) -> String {
     state.seats.get(seat as usize).map_or_else(|| format!("seat {}", seat as u32 + 1), |s| s.name.clone())
 }
 
-/// A piece: its owner's name (or its kind) and where it stands, e.g. "Terrorists 2 at C07".
+/// A piece: its owner's name (or its kind) and where it stands, e.g. "Red 2 at C07".
 pub fn piece(rules: &Ruleset, state: &GameState, piece: u32) -> String {
     let Some(p) = state.pieces.get(piece as usize) else { return format!("piece {}", piece + 1) };
     let kind = rules.piece_kinds.get(p.kind as usize).map_or("piece", |k| k.label.as_str());
@@ -159,7 +159,7 @@ pub fn event(rules: &Ruleset, state: &GameState, event: &Event) -> Option<String
     })
 }
 
-/// The outcome in words: "Purple wins", "Police 1, Police 2 win", "a draw".
+/// The outcome in words: "Red wins", "Blue 1, Blue 2 win", "a draw".
 pub fn outcome(state: &GameState, outcome: &Outcome) -> String {
     match outcome {
         Outcome::Win { seats } => {

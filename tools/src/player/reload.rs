@@ -8,11 +8,14 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 use meeple_engine::loader;
+use meeple_engine::options::Choices;
 use meeple_engine::rules::Ruleset;
 
 /// Watches one mod folder.
 pub struct ModWatcher {
     folder: PathBuf,
+    /// The setup options the game was started with: a reload keeps them.
+    options: Choices,
     stamp: Stamp,
     last_poll: f64,
 }
@@ -29,8 +32,8 @@ pub enum Reload {
 }
 
 impl ModWatcher {
-    pub fn new(folder: &Path) -> Self {
-        Self { folder: folder.to_path_buf(), stamp: stamp(folder), last_poll: 0.0 }
+    pub fn new(folder: &Path, options: &Choices) -> Self {
+        Self { folder: folder.to_path_buf(), options: options.clone(), stamp: stamp(folder), last_poll: 0.0 }
     }
 
     /// At most once a second (by `now`, in seconds), checks the files; when any changed,
@@ -50,7 +53,7 @@ impl ModWatcher {
             return None;
         }
         self.stamp = current;
-        Some(match loader::load_mod(&self.folder) {
+        Some(match loader::load_mod_with(&self.folder, &self.options) {
             Ok(loaded) => Reload::Loaded(loaded.ruleset),
             Err(problems) => Reload::Broken(problems.iter().map(ToString::to_string).collect()),
         })

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use egui::RichText;
 use meeple_engine::game::seating::{SideSeating, by_sides};
 use meeple_engine::game::{GameSetup, SeatSetup};
+use meeple_engine::options::Choices;
 use meeple_engine::rules::Ruleset;
 
 /// The computer levels offered, easiest first.
@@ -29,6 +30,8 @@ pub struct SetupForm {
     pub sides: Vec<SideSeating>,
     pub random_seed: bool,
     pub seed_text: String,
+    /// The mod's setup options: option id → choice id.
+    pub options: Choices,
     pub error: Option<String>,
 }
 
@@ -57,7 +60,8 @@ impl SetupForm {
             first.humans.push("Player 1".into());
             first.computers = first.computers.saturating_sub(first.characters_per_human);
         }
-        Self { rules, seats, sides, random_seed: true, seed_text: "1".into(), error: None }
+        let options = rules.chosen_options.clone();
+        Self { rules, seats, sides, random_seed: true, seed_text: "1".into(), options, error: None }
     }
 
     /// Whether seats are set up side by side.
@@ -96,8 +100,11 @@ impl SetupForm {
                     })
                     .collect(),
                 board: None,
+                options: Default::default(),
             }
         };
+        let mut setup = setup;
+        setup.options = self.options.clone();
         let count = setup.seats.len();
         if count < range.min as usize || count > range.max as usize {
             return Err(format!(
@@ -120,6 +127,7 @@ impl SetupForm {
         } else {
             self.seats_ui(ui);
         }
+        self.options_ui(ui);
         ui.separator();
         ui.horizontal(|ui| {
             ui.checkbox(&mut self.random_seed, "Random seed");
@@ -154,6 +162,38 @@ impl SetupForm {
             return Err(format!("the seed `{}` is not a whole number", self.seed_text));
         }
         self.setup().map(|_| ())
+    }
+
+    /// One choice box per setup option the mod declares.
+    fn options_ui(&mut self, ui: &mut egui::Ui) {
+        let rules = self.rules.clone();
+        if rules.data.options.is_empty() {
+            return;
+        }
+        ui.separator();
+        egui::Grid::new("options").show(ui, |ui| {
+            for (id, option) in &rules.data.options {
+                let label = ui.label(&option.label);
+                let chosen = self.options.entry(id.clone()).or_insert_with(|| option.default.clone());
+                let shown = |choice: &str| {
+                    option.choices.get(choice).and_then(|c| c.label.clone()).unwrap_or_else(|| choice.to_string())
+                };
+                let mut response = egui::ComboBox::from_id_salt(("option", id))
+                    .selected_text(shown(chosen))
+                    .show_ui(ui, |ui| {
+                        for choice in option.choices.keys() {
+                            ui.selectable_value(chosen, choice.clone(), shown(choice));
+                        }
+                    })
+                    .response
+                    .labelled_by(label.id);
+                if let Some(description) = &option.description {
+                    response = response.on_hover_text(description);
+                }
+                let _ = response;
+                ui.end_row();
+            }
+        });
     }
 
     fn seats_ui(&mut self, ui: &mut egui::Ui) {

@@ -1,0 +1,167 @@
+//! Setup options: the choices a mod offers before a game (map size, starting money, a variant
+//! rule). Each choice sets data values by dotted path; the chosen ones are written into the
+//! merged data tree before it is validated, so a chosen value is checked like any value written
+//! in place, and its problems point at the option's line. A game's setup records its choices,
+//! and replaying it loads the mod with them.
+
+use std::collections::BTreeMap;
+
+use crate::diag::{Diagnostic, did_you_mean};
+use crate::source::{RawNode, RawValue, Sources};
+
+/// Chosen options: option id → choice id.
+pub type Choices = BTreeMap<String, String>;
+
+/// Writes the values of the chosen options (each option's default when `chosen` does not name
+/// it) into `root`. Returns every option's choice and the problems met: an unknown option or
+/// choice asked for, a default naming no choice, a path naming no table of the data.
+pub fn apply(root: &mut RawNode, chosen: &Choices, sources: &Sources) -> (Choices, Vec<Diagnostic>) {
+    let mut problems = Vec::new();
+    let mut made = Choices::new();
+    let Some(options) = root.get("options").and_then(RawNode::as_table).cloned() else {
+        for id in chosen.keys() {
+            problems.push(Diagnostic::error(format!("the mod has no setup options; `{id}` cannot be chosen")));
+        }
+        return (made, problems);
+    };
+    for id in chosen.keys() {
+        if options.get(id).is_none() {
+            let hint = did_you_mean(id, options.iter().map(|(k, _)| k));
+            problems.push(Diagnostic::error(format!("the mod has no setup option `{id}`")).with_suggestion(hint));
+        }
+    }
+    for (id, option) in options.iter() {
+        let Some(choices) = option.get("choices").and_then(RawNode::as_table) else { continue };
+        let default = option.get("default");
+        let pick = match chosen.get(id) {
+            Some(pick) => pick.clone(),
+            None => match default.and_then(RawNode::as_str) {
+                Some(pick) => pick.to_string(),
+                None => continue,
+            },
+        };
+        let Some(choice) = choices.get(&pick) else {
+            let hint = did_you_mean(&pick, choices.iter().map(|(k, _)| k));
+            let message = format!("the option `{id}` has no choice `{pick}`");
+            let problem = match (chosen.contains_key(id), default) {
+                (false, Some(node)) => {
+                    sources.diagnostic(node.loc, message).in_table(format!("options.{id}")).with_key("default")
+                }
+                _ => Diagnostic::error(message),
+            };
+            problems.push(problem.with_suggestion(hint));
+            continue;
+        };
+        made.insert(id.to_string(), pick.clone());
+        let Some(set) = choice.get("set").and_then(RawNode::as_table) else { continue };
+        for (path, value) in set.iter() {
+            if let Err(message) = set_path(root, path, value.clone()) {
+                let (message, hint) = message;
+                problems.push(
+                    sources
+                        .diagnostic(value.key_or_value_loc(), message)
+                        .in_table(format!("options.{id}.choices.{pick}.set"))
+                        .with_key(path.to_string())
+                        .with_suggestion(hint),
+                );
+            }
+        }
+    }
+    (made, problems)
+}
+
+/// Sets the value at a dotted path (`board.rows`) of the data tree. Every table on the way must
+/// exist; the last key may be new (an optional key the data left out).
+fn set_path(root: &mut RawNode, path: &str, value: RawNode) -> Result<(), (String, Option<String>)> {
+    let keys: Vec<&str> = path.split('.').collect();
+    if keys.iter().any(|k| k.is_empty()) || keys.first() == Some(&"options") {
+        return Err((format!("`{path}` is not a path of the mod's data, like `board.rows`"), None));
+    }
+    let (last, tables) = keys.split_last().expect("split gives at least one key");
+    let mut node = root;
+    let mut walked = Vec::new();
+    for key in tables {
+        let RawValue::Table(table) = &mut node.value else {
+            return Err((format!("`{}` is not a table", walked.join(".")), None));
+        };
+        if table.get(key).is_none() {
+            let hint = did_you_mean(key, table.iter().map(|(k, _)| k))
+                .map(|k| walked.iter().copied().chain([k.as_str()]).collect::<Vec<_>>().join("."));
+            let at = if walked.is_empty() { "the data".to_string() } else { format!("`{}`", walked.join(".")) };
+            return Err((format!("{at} has no table `{key}`"), hint));
+        }
+        walked.push(*key);
+        node = table.get_mut(key).expect("checked above");
+    }
+    let RawValue::Table(table) = &mut node.value else {
+        return Err((format!("`{}` is not a table", walked.join(".")), None));
+    };
+    let mut value = value;
+    // The value keeps its own location (the option's line), so problems point there.
+    value.key_loc = value.key_loc.or(Some(value.loc));
+    table.insert(last.to_string(), value);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::load_files;
+
+    fn data(text: &str) -> crate::source::LoadedData {
+        load_files(vec![("data.toml".into(), text.as_bytes().to_vec())], &[])
+    }
+
+    const MOD: &str = r#"
+[board]
+rows = 100
+[options.size]
+label = "Map size"
+default = "large"
+choices.large = { label = "Large" }
+choices.small = { label = "Small", set = { "board.rows" = 30 } }
+"#;
+
+    #[test]
+    fn defaults_apply_and_chosen_values_are_written() {
+        let mut loaded = data(MOD);
+        let (made, problems) = apply(&mut loaded.root, &Choices::new(), &loaded.sources);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(made.get("size").map(String::as_str), Some("large"));
+        assert_eq!(
+            loaded.root.get("board").and_then(|b| b.get("rows")).map(|r| r.value.clone()),
+            Some(RawValue::Integer(100))
+        );
+
+        let mut loaded = data(MOD);
+        let chosen = Choices::from([("size".to_string(), "small".to_string())]);
+        let (made, problems) = apply(&mut loaded.root, &chosen, &loaded.sources);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(made, chosen);
+        assert_eq!(
+            loaded.root.get("board").and_then(|b| b.get("rows")).map(|r| r.value.clone()),
+            Some(RawValue::Integer(30))
+        );
+    }
+
+    #[test]
+    fn unknown_options_choices_and_paths_are_reported_with_suggestions() {
+        let mut loaded = data(MOD);
+        let chosen = Choices::from([("sise".to_string(), "small".to_string())]);
+        let (_, problems) = apply(&mut loaded.root, &chosen, &loaded.sources);
+        assert_eq!(problems.len(), 1);
+        assert_eq!(problems[0].suggestion.as_deref(), Some("size"));
+
+        let mut loaded = data(MOD);
+        let chosen = Choices::from([("size".to_string(), "smal".to_string())]);
+        let (_, problems) = apply(&mut loaded.root, &chosen, &loaded.sources);
+        assert_eq!(problems[0].suggestion.as_deref(), Some("small"));
+
+        let mut loaded = data(&MOD.replace("\"board.rows\"", "\"bord.rows\""));
+        let chosen = Choices::from([("size".to_string(), "small".to_string())]);
+        let (_, problems) = apply(&mut loaded.root, &chosen, &loaded.sources);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].suggestion.as_deref(), Some("board"));
+        assert_eq!(problems[0].line, 8, "points at the option's line: {}", problems[0]);
+    }
+}
