@@ -54,7 +54,16 @@ pub struct PlayerApp {
 impl PlayerApp {
     /// The launcher with the mods found on disk.
     pub fn new(options: StartOptions) -> Self {
-        Self::with_mods(catalog::discover(), options)
+        let mut mods = catalog::discover();
+        // A mod named by its folder (`meeple play path/to/my_mod`) is listed too.
+        if let Some(name) = &options.mod_name {
+            let folder = Path::new(name);
+            let known = mods.iter().any(|m| &m.id == name || m.folder == folder);
+            if !known && folder.join("mod.toml").is_file() {
+                mods.push(ModEntry::load(folder, Origin::User));
+            }
+        }
+        Self::with_mods(mods, options)
     }
 
     /// The launcher with the given mods (tests pass fixture mods).

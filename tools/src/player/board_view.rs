@@ -55,8 +55,8 @@ pub struct Geometry {
     /// Region borders (between different spaces, or a space and the sea) and walls.
     borders: Vec<[Pos2; 2]>,
     walls: Vec<[Pos2; 2]>,
-    /// Links drawn between node spaces.
-    links: Vec<(u32, u32)>,
+    /// Links drawn between node spaces, and whether each goes one way only (from the first).
+    links: Vec<(u32, u32, bool)>,
     /// The corners of a cell relative to its centre.
     corners: Vec<Vec2>,
     /// Radius of node spaces.
@@ -192,7 +192,7 @@ impl Geometry {
         for edge in board.edges() {
             let (a, b) = (self.centers[edge.a as usize], self.centers[edge.b as usize]);
             if self.kind == CellKind::Node {
-                self.links.push((edge.a, edge.b));
+                self.links.push((edge.a, edge.b, edge.one_way));
                 shortest = shortest.min(a.distance(b));
             } else if edge.wall.is_some() {
                 let middle = a + (b - a) * 0.5;
@@ -426,19 +426,38 @@ impl BoardView {
         // Nodes and links.
         if geometry.kind == CellKind::Node {
             let link = Stroke::new(2.0, Color32::from_gray(150));
-            for &(a, b) in &geometry.links {
-                painter.line_segment(
-                    [to_screen(geometry.centers[a as usize]), to_screen(geometry.centers[b as usize])],
-                    link,
-                );
+            let radius = geometry.node_radius * self.zoom;
+            for &(a, b, one_way) in &geometry.links {
+                let (from, to) = (to_screen(geometry.centers[a as usize]), to_screen(geometry.centers[b as usize]));
+                painter.line_segment([from, to], link);
+                if one_way && from.distance(to) > radius * 2.5 {
+                    // An arrowhead at the edge of the node the link leads to.
+                    let along = (to - from).normalized();
+                    let tip = to - along * radius;
+                    let size = (radius * 0.45).clamp(5.0, 14.0);
+                    let back = tip - along * size;
+                    let side = along.rot90() * size * 0.55;
+                    painter.add(Shape::convex_polygon(
+                        vec![tip, back + side, back - side],
+                        Color32::from_gray(200),
+                        Stroke::NONE,
+                    ));
+                }
             }
+            let label_font = FontId::proportional((radius * 0.45).clamp(9.0, 14.0));
             for (space, center) in geometry.centers.iter().enumerate() {
-                painter.circle(
-                    to_screen(*center),
-                    geometry.node_radius * self.zoom,
-                    fill_of(space as u32),
-                    Stroke::new(1.5, Color32::from_gray(40)),
-                );
+                let at = to_screen(*center);
+                painter.circle(at, radius, fill_of(space as u32), Stroke::new(1.5, Color32::from_gray(40)));
+                if radius >= 12.0 {
+                    // Node boards have no rulers: each space is named under it.
+                    painter.text(
+                        at + vec2(0.0, radius + 2.0),
+                        Align2::CENTER_TOP,
+                        describe::space(state, space as u32),
+                        label_font.clone(),
+                        Color32::from_gray(220),
+                    );
+                }
             }
         }
         // Highlights.
@@ -498,7 +517,11 @@ impl BoardView {
             let stacked = on_space.entry(piece.space).or_default();
             let at = to_screen(center) + vec2(*stacked as f32 * 0.18 * self.zoom, 0.0);
             *stacked += 1;
-            let radius = (self.zoom * 0.36).max(3.0);
+            let radius = if geometry.kind == CellKind::Node {
+                geometry.node_radius * self.zoom * 0.7
+            } else {
+                (self.zoom * 0.36).max(3.0)
+            };
             let color = if piece.owner == NO_SEAT {
                 Color32::from_gray(220)
             } else {
@@ -512,7 +535,13 @@ impl BoardView {
                 && self.zoom >= 14.0
             {
                 let symbol = kind.symbol.chars().next().map(String::from).unwrap_or_default();
-                painter.text(at, Align2::CENTER_CENTER, symbol, FontId::proportional(radius * 1.1), Color32::BLACK);
+                painter.text(
+                    at,
+                    Align2::CENTER_CENTER,
+                    symbol,
+                    FontId::proportional((radius * 1.1).min(28.0)),
+                    Color32::BLACK,
+                );
             }
         }
         self.draw_rulers(&painter, rect, rules);
