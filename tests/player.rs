@@ -126,6 +126,19 @@ fn a_whole_dice_wars_game_is_played_by_clicking() {
     assert!(has_label(&harness, &winners), "the game-over window names the winner: {winners}");
     assert!(has_label(&harness, "Game over"));
     assert!(has_label(&harness, "Play again"));
+    // The statistics: the winner "won", the loser is "out" with no spaces; attacks succeeded or
+    // failed as the log says.
+    let table = session.statistics_table();
+    assert_eq!(table[0][..3], ["Seat", "Result", "Spaces"].map(String::from));
+    let winner = table.iter().position(|row| row[1] == "won").expect("a winner's row");
+    assert_eq!(table[winner][2], "32", "the winner holds every territory");
+    assert_eq!(table[3 - winner][1], "out");
+    assert!(has_label(&harness, "Succeeded") && has_label(&harness, "won"));
+    let successes: usize = table[1..]
+        .iter()
+        .map(|row| row[table[0].iter().position(|h| h == "Succeeded").unwrap()].parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(successes, session.log.iter().filter(|l| l.text.trim() == "success").count());
     assert!(clicks > 5, "the person played: {clicks} actions");
     eprintln!("{winners} after {clicks} person actions, {} turns", session.state.turn.number);
 }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use egui::{Color32, RichText};
-use meeple_engine::game::{ActionKind, SeatStatus};
+use meeple_engine::game::ActionKind;
 use meeple_engine::save::SaveFile;
 
 use super::board_view::{BoardView, Mark, Overlay};
@@ -668,32 +668,17 @@ impl GameScreen {
             }
             ui.label(format!("{} turns, {} rounds, {} actions", stats.turns, stats.rounds, stats.actions));
             egui::Grid::new("statistics").striped(true).show(ui, |ui| {
-                ui.strong("Seat");
-                ui.strong("Result");
-                ui.strong("Spaces");
-                ui.strong("Actions");
-                ui.strong("Rolls");
-                ui.strong("Succeeded");
-                ui.strong("Failed");
-                ui.end_row();
-                let winners = session.state.outcome.as_ref().map(super::session::winning_seats).unwrap_or_default();
-                for (i, seat) in session.state.seats.iter().enumerate() {
-                    let per = &stats.per_seat[i];
-                    ui.colored_label(describe::seat_color(&session.rules, &session.state, i as u8), &seat.name);
-                    ui.label(if winners.contains(&(i as u8)) {
-                        "won"
-                    } else {
-                        match seat.status {
-                            SeatStatus::Active => "played on",
-                            SeatStatus::Left => "left",
-                            SeatStatus::Eliminated => "out",
+                for (row, cells) in session.statistics_table().iter().enumerate() {
+                    for (col, cell) in cells.iter().enumerate() {
+                        if row == 0 {
+                            ui.strong(cell);
+                        } else if col == 0 {
+                            let color = describe::seat_color(&session.rules, &session.state, row as u8 - 1);
+                            ui.colored_label(color, cell);
+                        } else {
+                            ui.label(cell);
                         }
-                    });
-                    ui.label(session.state.owned_count(i as u8).to_string());
-                    ui.label(per.actions.to_string());
-                    ui.label(per.rolls.to_string());
-                    ui.label(per.successes.to_string());
-                    ui.label(per.failures.to_string());
+                    }
                     ui.end_row();
                 }
             });

@@ -100,7 +100,7 @@ pub fn actions(ui: &mut egui::Ui, session: &mut Session) -> bool {
                 response = response.on_hover_text(description.as_str());
             }
             if response.clicked() {
-                if matches!(entry.kind, ActionKind::Pass | ActionKind::Cancel) {
+                if matches!(entry.kind, ActionKind::Pass | ActionKind::Cancel | ActionKind::Leave) {
                     let _ = session.act(meeple_engine::game::Action {
                         kind: entry.kind,
                         args: [0; meeple_engine::game::MAX_PARAMS],

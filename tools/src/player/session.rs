@@ -214,6 +214,16 @@ impl Session {
                 description: rule.description.clone(),
             });
         }
+        if self.legal.iter().any(|a| a.kind == ActionKind::Leave) {
+            entries.push(MenuEntry {
+                kind: ActionKind::Leave,
+                label: "Leave the game".into(),
+                unavailable: None,
+                description: Some(
+                    "Stop playing: your spaces and pieces stay and still defend, but take no more turns".into(),
+                ),
+            });
+        }
         if let Some(pending) = &self.state.turn.pending {
             let label = rules.actions[pending.action as usize].cancel_label.clone();
             entries.push(MenuEntry { kind: ActionKind::Cancel, label, unavailable: None, description: None });
@@ -471,6 +481,54 @@ impl Session {
             actions: self.history.len(),
             per_seat: self.stats.clone(),
         }
+    }
+
+    /// The game-over table: a header row, then a row per seat. Columns the game has no use for
+    /// (spaces when nobody owns any, successes when no action has a `success`) are left out.
+    pub fn statistics_table(&self) -> Vec<Vec<String>> {
+        let state = &self.state;
+        let seats = 0..state.seats.len() as u8;
+        let winners = state.outcome.as_ref().map(winning_seats).unwrap_or_default();
+        let mut columns: Vec<(String, Vec<String>)> = Vec::new();
+        let column = |header: &str, cell: &dyn Fn(u8) -> String| {
+            (header.to_string(), seats.clone().map(cell).collect::<Vec<String>>())
+        };
+        columns.push(column("Seat", &|s| describe::seat(state, s)));
+        columns.push(column("Result", &|s| {
+            if winners.contains(&s) {
+                "won".into()
+            } else {
+                match state.seats[s as usize].status {
+                    meeple_engine::game::SeatStatus::Active => "played on".into(),
+                    meeple_engine::game::SeatStatus::Left => "left".into(),
+                    meeple_engine::game::SeatStatus::Eliminated => "out".into(),
+                }
+            }
+        }));
+        if seats.clone().any(|s| state.owned_count(s) > 0) {
+            columns.push(column("Spaces", &|s| state.owned_count(s).to_string()));
+        }
+        if !state.pieces.is_empty() {
+            columns.push(column("Pieces left", &|s| {
+                state.pieces.iter().filter(|p| p.alive && p.owner == s).count().to_string()
+            }));
+        }
+        for (index, resource) in self.rules.resources.iter().enumerate() {
+            if !resource.hidden {
+                columns.push(column(&resource.label, &|s| state.seats[s as usize].resources[index].to_string()));
+            }
+        }
+        columns.push(column("Actions", &|s| self.stats[s as usize].actions.to_string()));
+        columns.push(column("Rolls", &|s| self.stats[s as usize].rolls.to_string()));
+        if self.stats.iter().any(|s| s.successes + s.failures > 0) {
+            columns.push(column("Succeeded", &|s| self.stats[s as usize].successes.to_string()));
+            columns.push(column("Failed", &|s| self.stats[s as usize].failures.to_string()));
+        }
+        let mut rows = vec![columns.iter().map(|(h, _)| h.clone()).collect::<Vec<_>>()];
+        for seat in seats.clone() {
+            rows.push(columns.iter().map(|(_, cells)| cells[seat as usize].clone()).collect());
+        }
+        rows
     }
 
     /// Whether two seats are on the same side.
