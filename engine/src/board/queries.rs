@@ -240,8 +240,8 @@ impl Board {
         out.sort_unstable_by_key(|&(space, _)| space);
     }
 
-    /// The fewest movement points a walk from `from` to `to` costs, paying `enter(space)` for
-    /// each space entered (`None`: that space is never entered); `None` when there is no such
+    /// The fewest movement points a walk from `from` to `to` costs, paying `enter(space, edge)`
+    /// for each space entered over an edge (`None`: not that way); `None` when there is no such
     /// walk. One-way edges are followed forwards only.
     ///
     /// The cost from every space to `to` is worked out at once and kept in `scratch`, so asking
@@ -252,7 +252,7 @@ impl Board {
         &self,
         from: SpaceId,
         to: SpaceId,
-        enter: impl Fn(SpaceId) -> Option<u32>,
+        enter: impl Fn(SpaceId, EdgeId) -> Option<u32>,
         scratch: &mut Scratch,
     ) -> Option<u32> {
         let count = self.spaces.len();
@@ -282,11 +282,11 @@ impl Board {
     }
 
     /// The cost of the cheapest walk from every space to `to`: Dijkstra's algorithm backwards
-    /// from the target, where stepping from `v` onto `u` costs `enter(u)`.
+    /// from the target, where stepping from `v` onto `u` over edge `e` costs `enter(u, e)`.
     fn walk_field(
         &self,
         to: SpaceId,
-        enter: &impl Fn(SpaceId) -> Option<u32>,
+        enter: &impl Fn(SpaceId, EdgeId) -> Option<u32>,
         heap: &mut BinaryHeap<Reverse<(u32, SpaceId)>>,
     ) -> Vec<u32> {
         let mut field = vec![u32::MAX; self.spaces.len()];
@@ -299,11 +299,11 @@ impl Board {
             }
             // Walks reach `space` by entering it; a space that cannot be entered can only
             // be where a walk starts.
-            let Some(step) = enter(space) else { continue };
-            for &(neighbor, _) in self.undirected_neighbors(space) {
+            for &(neighbor, edge) in self.undirected_neighbors(space) {
                 if self.undirected.is_some() && self.edge_between(neighbor, space).is_none() {
                     continue;
                 }
+                let Some(step) = enter(space, edge) else { continue };
                 let total = spent.saturating_add(step);
                 if total < field[neighbor as usize] {
                     field[neighbor as usize] = total;

@@ -177,6 +177,8 @@ pub struct TerrainDef {
     #[serde(default = "yes")]
     pub passable: bool,
     /// Movement points to enter a space of this terrain, unless a piece kind says otherwise.
+    /// For a terrain used as a wall on edges (a river, a fence): the extra points to cross it;
+    /// a wall terrain that is not `passable` blocks its edge.
     #[serde(default = "one")]
     pub move_cost: u32,
     /// Whether this terrain blocks line of sight.

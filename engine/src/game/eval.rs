@@ -581,16 +581,25 @@ fn call<E: Env>(env: &mut E, func: Func, args: &[Expr], frame: &[Value]) -> Resu
     })
 }
 
-/// What entering a space costs a walker: its terrain's `move_cost` (at least 1), or `None` for
-/// impassable terrain. Walks (`reachable_from`, `walk_distance`) use it.
-pub(crate) fn terrain_entry(rules: &Ruleset, state: &GameState, space: u32) -> Option<u32> {
+/// What a walker pays to step onto `space` over `edge`: the space terrain's `move_cost` (at
+/// least 1) plus, when a wall (river, fence) lies on the edge, the wall terrain's `move_cost`;
+/// `None` when either is impassable. Walks (`reachable_from`, `walk_distance`) use it.
+pub(crate) fn step_cost(rules: &Ruleset, state: &GameState, space: u32, edge: u32) -> Option<u32> {
     let info = rules.terrain.get(state.board.space(space).terrain as usize)?;
-    info.passable.then_some(info.move_cost.max(1))
+    let enter = info.passable.then_some(info.move_cost.max(1))?;
+    match state.board.get_edge(edge).and_then(|e| e.wall) {
+        None => Some(enter),
+        Some(wall) => {
+            let wall = rules.terrain.get(wall as usize)?;
+            wall.passable.then_some(enter + wall.move_cost)
+        }
+    }
 }
 
-/// The movement points of the cheapest walk from `from` to `to` over passable terrain.
+/// The movement points of the cheapest walk from `from` to `to` over passable terrain and
+/// crossable walls.
 pub(crate) fn walk_cost(rules: &Ruleset, state: &GameState, scratch: &mut Scratch, from: u32, to: u32) -> Option<u32> {
-    state.board.walk_cost(from, to, |space| terrain_entry(rules, state, space), scratch)
+    state.board.walk_cost(from, to, |space, edge| step_cost(rules, state, space, edge), scratch)
 }
 
 /// The size of a seat's largest connected group of spaces.

@@ -327,7 +327,7 @@ fn reachable(cx: &mut ReadCx, from: &Expr, steps: &Expr, frame: &[Value]) -> Vec
     let budget = eval::eval(cx, steps, frame).map(Value::as_int).unwrap_or(0).clamp(0, i64::from(u32::MAX)) as u32;
     let (rules, state) = (cx.rules, cx.state);
     let mut out = Vec::new();
-    state.board.reachable(start, budget, |_, to, _| eval::terrain_entry(rules, state, to), cx.scratch, &mut out);
+    state.board.reachable(start, budget, |_, to, edge| eval::step_cost(rules, state, to, edge), cx.scratch, &mut out);
     out
 }
 

@@ -55,8 +55,9 @@ pub struct Geometry {
     /// Region borders (between different spaces, or a space and the sea) and walls.
     borders: Vec<[Pos2; 2]>,
     walls: Vec<[Pos2; 2]>,
-    /// Links drawn between node spaces, and whether each goes one way only (from the first).
-    links: Vec<(u32, u32, bool)>,
+    /// Links drawn between node spaces: the two ends, whether it goes one way only (from the
+    /// first) and whether a wall (gate, fence) lies on it.
+    links: Vec<(u32, u32, bool, bool)>,
     /// The corners of a cell relative to its centre.
     corners: Vec<Vec2>,
     /// Radius of node spaces.
@@ -192,7 +193,7 @@ impl Geometry {
         for edge in board.edges() {
             let (a, b) = (self.centers[edge.a as usize], self.centers[edge.b as usize]);
             if self.kind == CellKind::Node {
-                self.links.push((edge.a, edge.b, edge.one_way));
+                self.links.push((edge.a, edge.b, edge.one_way, edge.wall.is_some()));
                 shortest = shortest.min(a.distance(b));
             } else if edge.wall.is_some() {
                 let middle = a + (b - a) * 0.5;
@@ -272,6 +273,8 @@ pub struct BoardView {
     center: Pos2,
     /// Whether the view was set up for the current board (fitted) yet.
     fitted: bool,
+    /// Where to centre the view once it is fitted.
+    focus: Option<Pos2>,
     /// Where the view was last centred on request, so it follows the piece to move only when
     /// that changes.
     pub followed: Option<u32>,
@@ -287,6 +290,7 @@ impl Default for BoardView {
             zoom: 20.0,
             center: Pos2::ZERO,
             fitted: false,
+            focus: None,
             followed: None,
             show_minimap: true,
             last_rect: None,
@@ -340,13 +344,30 @@ impl BoardView {
         self.center = world;
     }
 
-    /// Centres the view on a space when it is not well inside the view of `size` pixels.
+    /// Centres the view on a space when it is not well inside the view of `size` pixels (before
+    /// the first frame: once the view is fitted).
     pub fn keep_in_view(&mut self, space: u32, size: Vec2) {
         let Some(world) = self.geometry.as_ref().and_then(|g| g.center(space)) else { return };
+        if !self.fitted {
+            self.focus = Some(world);
+            return;
+        }
         let half = size / self.zoom * 0.5 * 0.8;
         if (world.x - self.center.x).abs() > half.x || (world.y - self.center.y).abs() > half.y {
             self.center = world;
         }
+    }
+
+    /// Keeps the board in view: along an axis where it fits, centred; where it does not, no
+    /// further than its edge.
+    fn clamp_center(&mut self, view: Vec2) {
+        let Some(bounds) = self.geometry.as_ref().map(Geometry::bounds) else { return };
+        let half = view / self.zoom * 0.5;
+        let clamp = |center: f32, min: f32, max: f32, half: f32| {
+            if max - min <= 2.0 * half { (min + max) * 0.5 } else { center.clamp(min + half, max - half) }
+        };
+        self.center.x = clamp(self.center.x, bounds.min.x, bounds.max.x, half.x);
+        self.center.y = clamp(self.center.y, bounds.min.y, bounds.max.y, half.y);
     }
 
     /// Draws the board filling the available space; returns clicks and hovers.
@@ -363,9 +384,12 @@ impl BoardView {
             // Big boards start at a readable zoom around the middle (or the piece to move);
             // the minimap shows the whole.
             self.zoom = fit.max(18.0_f32.min(rect.width() / bounds.width().max(1.0) * 4.0)).max(fit);
-            self.center = bounds.center();
+            self.center = self.focus.take().unwrap_or(bounds.center());
             self.fitted = true;
         }
+        // Zooming out stops a little past the whole board.
+        let bounds = geometry.bounds();
+        let min_zoom = 0.8 * (rect.width() / bounds.width()).min(rect.height() / bounds.height());
         // Pan by dragging, zoom with the wheel (or pinch) around the pointer.
         if response.dragged() {
             self.center -= response.drag_delta() / self.zoom;
@@ -377,11 +401,12 @@ impl BoardView {
                 && let Some(pointer) = response.hover_pos()
             {
                 let before = self.to_world(rect, pointer);
-                self.zoom = (self.zoom * factor).clamp(2.0, 200.0);
+                self.zoom = (self.zoom * factor).clamp(min_zoom.min(200.0), 200.0);
                 let after = self.to_world(rect, pointer);
                 self.center += before - after;
             }
         }
+        self.clamp_center(rect.size());
         let geometry = self.geometry.as_ref().expect("built above");
         let to_screen = |w: Pos2| rect.center() + (w - self.center) * self.zoom;
         let visible = Rect::from_center_size(self.center, rect.size() / self.zoom).expand(1.0);
@@ -427,9 +452,16 @@ impl BoardView {
         if geometry.kind == CellKind::Node {
             let link = Stroke::new(2.0, Color32::from_gray(150));
             let radius = geometry.node_radius * self.zoom;
-            for &(a, b, one_way) in &geometry.links {
+            for &(a, b, one_way, walled) in &geometry.links {
                 let (from, to) = (to_screen(geometry.centers[a as usize]), to_screen(geometry.centers[b as usize]));
                 painter.line_segment([from, to], link);
+                if walled {
+                    // A bar across the link's middle: a gate, fence or river to cross.
+                    let middle = from + (to - from) * 0.5;
+                    let across = (to - from).normalized().rot90() * (radius * 0.5).clamp(5.0, 16.0);
+                    let bar = Stroke::new((radius * 0.18).clamp(2.5, 6.0), Color32::from_rgb(0x8a, 0x5a, 0x2a));
+                    painter.line_segment([middle - across, middle + across], bar);
+                }
                 if one_way && from.distance(to) > radius * 2.5 {
                     // An arrowhead at the edge of the node the link leads to.
                     let along = (to - from).normalized();
@@ -485,25 +517,6 @@ impl BoardView {
                 painter.circle_stroke(to_screen(center), (self.zoom * 0.9).max(8.0), stroke);
             }
         }
-        // Counters: the first shown counter of each space, as a number on it.
-        let shown_counter = rules.space_counters.iter().position(|c| !c.hidden);
-        let font = FontId::proportional((self.zoom * 0.55).clamp(9.0, 22.0));
-        if let Some(counter) = shown_counter
-            && self.zoom >= 6.0
-        {
-            for space in 0..state.board.space_count() as u32 {
-                let center = geometry.centers[space as usize];
-                if !visible.contains(center) {
-                    continue;
-                }
-                let value = state.counter(space, counter as u16);
-                if value != 0 {
-                    let at = to_screen(center);
-                    painter.circle_filled(at, font.size * 0.75, Color32::from_black_alpha(150));
-                    painter.text(at, Align2::CENTER_CENTER, value.to_string(), font.clone(), Color32::WHITE);
-                }
-            }
-        }
         // Pieces: discs in the owner's colour with the kind's symbol.
         let mut on_space: HashMap<u32, u32> = HashMap::new();
         for (id, piece) in state.pieces.iter().enumerate() {
@@ -542,6 +555,30 @@ impl BoardView {
                     FontId::proportional((radius * 1.1).min(28.0)),
                     Color32::BLACK,
                 );
+            }
+        }
+        // Counters: the first shown counter of each space, as a number on it.
+        let shown_counter = rules.space_counters.iter().position(|c| !c.hidden);
+        let font = FontId::proportional((self.zoom * 0.55).clamp(9.0, 22.0));
+        if let Some(counter) = shown_counter
+            && self.zoom >= 6.0
+        {
+            let occupied: std::collections::HashSet<u32> =
+                state.pieces.iter().filter(|p| p.alive).map(|p| p.space).collect();
+            let corner = if geometry.kind == CellKind::Node { geometry.node_radius * 0.75 } else { 0.32 };
+            for space in 0..state.board.space_count() as u32 {
+                let center = geometry.centers[space as usize];
+                if !visible.contains(center) {
+                    continue;
+                }
+                let value = state.counter(space, counter as u16);
+                if value != 0 {
+                    // Beside a piece standing there, not under it.
+                    let shift = if occupied.contains(&space) { vec2(corner, -corner) * self.zoom } else { Vec2::ZERO };
+                    let at = to_screen(center) + shift;
+                    painter.circle_filled(at, font.size * 0.75, Color32::from_black_alpha(150));
+                    painter.text(at, Align2::CENTER_CENTER, value.to_string(), font.clone(), Color32::WHITE);
+                }
             }
         }
         self.draw_rulers(&painter, rect, rules);
