@@ -115,8 +115,22 @@ pub fn load_mod(folder: &Path) -> Result<LoadedMod, Vec<Diagnostic>> {
 
 /// Loads the mod in `folder` with setup options chosen (the others at their defaults).
 pub fn load_mod_with(folder: &Path, chosen: &Choices) -> Result<LoadedMod, Vec<Diagnostic>> {
+    load_mod_edited(folder, chosen, &Overlay::new())
+}
+
+/// Texts that stand in for files of a mod folder (by their path under the folder, as
+/// [`mod_files`] lists them): the editor checks its unsaved changes by loading through them.
+pub type Overlay = std::collections::BTreeMap<PathBuf, String>;
+
+/// Loads the mod in `folder` with setup options chosen, reading the files `overlay` has from it
+/// instead of from the disk.
+pub fn load_mod_edited(folder: &Path, chosen: &Choices, overlay: &Overlay) -> Result<LoadedMod, Vec<Diagnostic>> {
     let files = mod_files(folder).map_err(|d| vec![d])?;
     let mut problems = Vec::new();
+    let read = |path: &Path| match overlay.get(path) {
+        Some(text) => Ok(text.clone().into_bytes()),
+        None => read(path),
+    };
 
     let manifest_bytes = read(&files.manifest).map_err(|d| vec![d])?;
     let manifest_data = source::load_files(vec![(display(&files.manifest), manifest_bytes)], &[]);

@@ -48,6 +48,12 @@ const TEMPLATE_DEFS: &[&str] = &["TerrainDef", "PieceKindDef", "ItemDef", "CardD
 /// them first), and nothing is required (a key may be in another file or in a template; the
 /// loader checks the merged whole).
 fn data_schema() -> String {
+    serde_json::to_string_pretty(&file_data_schema()).unwrap_or_default() + "\n"
+}
+
+/// The schema of one data file as written (see [`data_schema`]): what editors check against
+/// and build their forms from.
+pub fn file_data_schema() -> Value {
     let mut schema = serde_json::to_value(schemars::schema_for!(ModData)).unwrap_or(Value::Null);
     if let Some(root) = schema.as_object_mut() {
         root.remove("required");
@@ -76,5 +82,5 @@ fn data_schema() -> String {
             definition.remove("required");
         }
     }
-    serde_json::to_string_pretty(&schema).unwrap_or_default() + "\n"
+    schema
 }

@@ -2,4 +2,5 @@
 //! them without a window (the `meeple` binary in `main.rs` is a thin layer over this and the
 //! engine).
 
+pub mod editor;
 pub mod player;

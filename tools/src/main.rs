@@ -47,6 +47,15 @@ enum Command {
     },
     /// Open the window: the launcher, or a game of MOD.
     Play(PlayArgs),
+    /// Open the editor on a mod (a bundled mod's id, or a folder).
+    Edit {
+        /// The mod to edit.
+        #[arg(name = "MOD")]
+        mod_name: String,
+        /// Edit a bundled mod's own files instead of being asked (for the mod's developers).
+        #[arg(long)]
+        in_place: bool,
+    },
 }
 
 #[derive(clap::Args, Default)]
@@ -75,6 +84,7 @@ fn play(args: PlayArgs) -> Result<ExitCode, String> {
         seed: args.seed,
         replay: args.replay.is_some(),
         open: args.replay.or(args.open),
+        ..Default::default()
     };
     meeple::player::run(options)?;
     Ok(ExitCode::SUCCESS)
@@ -85,6 +95,11 @@ fn main() -> ExitCode {
     let result = match cli.command {
         None => play(PlayArgs::default()),
         Some(Command::Play(args)) => play(args),
+        Some(Command::Edit { mod_name, in_place }) => {
+            let options =
+                meeple::player::StartOptions { mod_name: Some(mod_name), edit: true, in_place, ..Default::default() };
+            meeple::player::run(options).map(|()| ExitCode::SUCCESS)
+        }
         Some(Command::Check { mods }) => cli::check::run(&mods),
         Some(Command::Sim(args)) => cli::sim::run(args),
         Some(Command::Run(args)) => cli::run::run(args),

@@ -59,6 +59,7 @@ pub struct SquareSpec {
     pub legend: BTreeMap<String, LegendEntry>,
     /// The terrain of every space when there is no layout.
     #[serde(default)]
+    #[schemars(extend("x-meeple-ref" = "terrain"))]
     pub terrain: Option<String>,
     /// Walls (or rivers, fences, …) on the edges between adjacent spaces.
     #[serde(default)]
@@ -93,6 +94,7 @@ pub struct OffsetSpec {
     pub legend: BTreeMap<String, LegendEntry>,
     /// The terrain of every space when there is no layout.
     #[serde(default)]
+    #[schemars(extend("x-meeple-ref" = "terrain"))]
     pub terrain: Option<String>,
     /// Walls (or rivers, fences, …) on the edges between adjacent spaces.
     #[serde(default)]
@@ -125,6 +127,7 @@ pub enum LegendEntry {
 pub struct LegendCell {
     /// The terrain name of spaces drawn with this character (required unless `empty`).
     #[serde(default)]
+    #[schemars(extend("x-meeple-ref" = "terrain"))]
     pub terrain: Option<String>,
     /// The seat (0 = first player) whose home or base these spaces are.
     #[serde(default)]
@@ -168,8 +171,10 @@ pub enum GenerateSpec {
 #[serde(deny_unknown_fields)]
 pub struct LandWaterSpec {
     /// The terrain name of land spaces.
+    #[schemars(extend("x-meeple-ref" = "terrain"))]
     pub land: String,
     /// The terrain name of water spaces.
+    #[schemars(extend("x-meeple-ref" = "terrain"))]
     pub water: String,
     /// The share of spaces that are water, 0 to 1.
     #[serde(default = "default_water_share")]
@@ -228,6 +233,7 @@ pub struct TerritorySpec {
     #[serde(default)]
     pub cells_per_territory: TerritorySize,
     /// The terrain name of every territory.
+    #[schemars(extend("x-meeple-ref" = "terrain"))]
     pub terrain: String,
     /// `true`: territories grow into round blobs; `false`: into straggly shapes.
     #[serde(default = "default_true")]
@@ -329,6 +335,7 @@ pub struct RepeatedSpaces {
     /// How many spaces, at least 1.
     pub count: u32,
     /// Their terrain name.
+    #[schemars(extend("x-meeple-ref" = "terrain"))]
     pub terrain: String,
 }
 
@@ -355,6 +362,7 @@ pub struct RingSpaceSpec {
     pub index: u32,
     /// A terrain name replacing the ring's.
     #[serde(default)]
+    #[schemars(extend("x-meeple-ref" = "terrain"))]
     pub terrain: Option<String>,
     /// A display name (replacing the one from `names`).
     #[serde(default)]
@@ -386,6 +394,7 @@ pub struct RingLinkSpec {
 pub struct GraphSpec {
     /// The terrain name of spaces that do not give their own.
     #[serde(default)]
+    #[schemars(extend("x-meeple-ref" = "terrain"))]
     pub terrain: Option<String>,
     /// The spaces; their ids are their labels.
     pub spaces: Vec<GraphSpaceSpec>,
@@ -402,6 +411,7 @@ pub struct GraphSpaceSpec {
     pub id: String,
     /// Its terrain name; defaults to the graph's `terrain`.
     #[serde(default)]
+    #[schemars(extend("x-meeple-ref" = "terrain"))]
     pub terrain: Option<String>,
     /// Drawing position `[x, y]` (y down). Spaces without one are placed on a circle.
     #[serde(default)]

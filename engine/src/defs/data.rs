@@ -208,6 +208,7 @@ pub struct PieceKindDef {
     pub stats: IndexMap<String, i64>,
     /// Items a new piece of this kind holds.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(extend("x-meeple-ref" = "items"))]
     pub items: Vec<String>,
     /// Movement points to enter each terrain; a terrain not listed uses its own `move_cost`.
     /// A cost of 0 means the piece cannot enter that terrain.

@@ -17,6 +17,7 @@ use super::replay::{ReplayChoice, ReplayViewer};
 use super::session::Session;
 use super::setup::{SetupChoice, SetupForm};
 use super::{describe, panels};
+use crate::editor::screen::{EditorChoice, EditorScreen};
 
 /// How the player starts (from the command line).
 #[derive(Clone, Debug, Default)]
@@ -30,6 +31,10 @@ pub struct StartOptions {
     /// A save to open: continue the game, or watch it with `replay`.
     pub open: Option<PathBuf>,
     pub replay: bool,
+    /// Open the editor on the selected mod.
+    pub edit: bool,
+    /// Edit a bundled mod's own files (else the editor asks).
+    pub in_place: bool,
 }
 
 /// Which screen is shown.
@@ -38,6 +43,7 @@ pub enum Screen {
     Setup(Box<SetupForm>, usize),
     Game(Box<GameScreen>),
     Replay(Box<ReplayViewer>),
+    Editor(Box<EditorScreen>),
 }
 
 /// The player window's state.
@@ -49,6 +55,8 @@ pub struct PlayerApp {
     pub open_path: String,
     /// A message for the launcher (a save that did not open, …).
     pub notice: Option<String>,
+    /// The editor set aside while its mod is play-tested; the game's "Quit" returns to it.
+    editor_aside: Option<Box<EditorScreen>>,
 }
 
 impl PlayerApp {
@@ -73,9 +81,23 @@ impl PlayerApp {
             .as_ref()
             .and_then(|name| mods.iter().position(|m| &m.id == name || m.folder == Path::new(name)))
             .unwrap_or(0);
-        let mut app = Self { mods, selected, screen: Screen::Launcher, open_path: String::new(), notice: None };
+        let mut app = Self {
+            mods,
+            selected,
+            screen: Screen::Launcher,
+            open_path: String::new(),
+            notice: None,
+            editor_aside: None,
+        };
         if let Some(path) = &options.open {
             app.open_save(path, options.replay);
+        } else if options.edit {
+            app.open_editor(selected);
+            if options.in_place
+                && let Screen::Editor(editor) = &mut app.screen
+            {
+                editor.placement = crate::editor::screen::Placement::InPlace;
+            }
         } else if options.start {
             app.open_setup(selected);
             if let Screen::Setup(form, index) = &mut app.screen {
@@ -109,6 +131,22 @@ impl PlayerApp {
         match &mut self.screen {
             Screen::Setup(form, _) => Some(form),
             _ => None,
+        }
+    }
+
+    pub fn editor_mut(&mut self) -> Option<&mut EditorScreen> {
+        match &mut self.screen {
+            Screen::Editor(editor) => Some(editor),
+            _ => None,
+        }
+    }
+
+    /// Opens the editor on a listed mod (bundled mods ask where changes go).
+    pub fn open_editor(&mut self, index: usize) {
+        let Some(entry) = self.mods.get(index) else { return };
+        match EditorScreen::open(&entry.folder, entry.origin == Origin::Bundled) {
+            Ok(editor) => self.screen = Screen::Editor(Box::new(editor)),
+            Err(error) => self.notice = Some(error),
         }
     }
 
@@ -193,8 +231,34 @@ impl PlayerApp {
                     None => {}
                 }
             }
+            Screen::Editor(editor) => match editor.ui(ui) {
+                Some(EditorChoice::Close) => {
+                    self.mods = catalog::discover();
+                    self.screen = Screen::Launcher;
+                }
+                Some(EditorChoice::PlayTest(rules)) => {
+                    let started = SetupForm::new(rules.clone()).setup().and_then(|setup| Session::new(rules, setup));
+                    match started {
+                        Ok(session) => {
+                            let folder = editor.model.folder.clone();
+                            let Screen::Editor(editor) = std::mem::replace(&mut self.screen, Screen::Launcher) else {
+                                unreachable!("matched above")
+                            };
+                            self.editor_aside = Some(editor);
+                            self.screen = Screen::Game(Box::new(GameScreen::new(session, &folder)));
+                        }
+                        Err(error) => editor.status = Some((false, error)),
+                    }
+                }
+                None => {}
+            },
             Screen::Game(game) => match game.ui(ui) {
-                Some(GameChoice::Quit) => self.screen = Screen::Launcher,
+                Some(GameChoice::Quit) => {
+                    self.screen = match self.editor_aside.take() {
+                        Some(editor) => Screen::Editor(editor),
+                        None => Screen::Launcher,
+                    }
+                }
                 Some(GameChoice::NewGame) => {
                     let index = self.selected;
                     self.open_setup(index);
@@ -212,6 +276,7 @@ impl PlayerApp {
 
     fn launcher_ui(&mut self, ui: &mut egui::Ui) {
         let mut start = None;
+        let mut edit = None;
         egui::CentralPanel::default().show(ui, |ui| {
             ui.heading("Meeple");
             ui.label("Choose a game.");
@@ -246,11 +311,23 @@ impl PlayerApp {
                     for problem in &entry.problems {
                         ui.colored_label(Color32::LIGHT_RED, RichText::new(problem).monospace());
                     }
-                    if ui
-                        .add_enabled(entry.rules.is_some(), egui::Button::new(RichText::new("New game").strong()))
-                        .clicked()
-                    {
-                        start = Some(self.selected);
+                    ui.horizontal(|ui| {
+                        if ui
+                            .add_enabled(entry.rules.is_some(), egui::Button::new(RichText::new("New game").strong()))
+                            .clicked()
+                        {
+                            start = Some(self.selected);
+                        }
+                        if ui.button("Edit").on_hover_text("Change the mod's data in the editor").clicked() {
+                            edit = Some(self.selected);
+                        }
+                    });
+                    if entry.origin == Origin::Bundled {
+                        ui.label(
+                            RichText::new("Bundled: the editor offers to edit a copy in your mods folder")
+                                .small()
+                                .weak(),
+                        );
                     }
                 }
                 ui.separator();
@@ -276,6 +353,9 @@ impl PlayerApp {
         });
         if let Some(index) = start {
             self.open_setup(index);
+        }
+        if let Some(index) = edit {
+            self.open_editor(index);
         }
     }
 }

@@ -1,0 +1,224 @@
+//! The editor driven like a designer would: widgets found by their labels (egui_kittest, no
+//! display). A unit's stat changed through its form and saved changes exactly that value in the
+//! file; an invalid value is refused with a message and nothing is written; every TOML file of
+//! every bundled mod goes through the editor's model and back unchanged.
+
+use std::path::{Path, PathBuf};
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use meeple::editor::model::{ModModel, Node, Seg, path};
+use meeple::player::catalog::{ModEntry, Origin};
+use meeple::player::{PlayerApp, StartOptions};
+use meeple_tests::{bundled, mods_dir, root};
+
+/// A copy of a bundled mod in a folder of the test's own.
+fn copy_of(id: &str, test: &str) -> PathBuf {
+    let dir = root().join("target/test-scratch/editor").join(test).join(id);
+    let _ = std::fs::remove_dir_all(&dir);
+    copy(&mods_dir().join(id), &dir);
+    dir
+}
+
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// The editor open on a mod folder of the user's (no question where changes go).
+fn editor_on(folder: &Path) -> Harness<'static, PlayerApp> {
+    let entry = ModEntry::load(folder, Origin::User);
+    let options = StartOptions { mod_name: Some(entry.id.clone()), edit: true, ..Default::default() };
+    let app = PlayerApp::with_mods(vec![entry], options);
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 900.0))
+        .with_max_steps(10_000)
+        .build_ui_state(|ui, app: &mut PlayerApp| app.ui(ui), app);
+    harness.run();
+    harness
+}
+
+fn click(harness: &mut Harness<'static, PlayerApp>, label: &str) {
+    harness.query_all_by_label(label).next().unwrap_or_else(|| panic!("no widget labelled {label:?}")).scroll_to_me();
+    harness.run();
+    harness.query_all_by_label(label).next().unwrap_or_else(|| panic!("no widget labelled {label:?}")).click();
+    harness.run();
+}
+
+/// Opens a definition's form from the list, opening its section first when it is closed.
+fn open_entry(harness: &mut Harness<'static, PlayerApp>, section: &str, label: &str) {
+    if !has_label(harness, label) {
+        harness.query_all_by_label(section).next().unwrap_or_else(|| panic!("no section {section:?}")).click();
+        harness.run();
+    }
+    click(harness, label);
+}
+
+fn has_label(harness: &Harness<'static, PlayerApp>, label: &str) -> bool {
+    harness.query_all_by_label(label).next().is_some()
+}
+
+fn changed_lines(before: &str, after: &str) -> Vec<(String, String)> {
+    assert_eq!(before.lines().count(), after.lines().count(), "no line added or removed");
+    before.lines().zip(after.lines()).filter(|(a, b)| a != b).map(|(a, b)| (a.to_string(), b.to_string())).collect()
+}
+
+#[test]
+fn a_weapon_price_changed_in_its_form_is_saved_as_exactly_that_value() {
+    let folder = copy_of("dunes_of_terror", "price");
+    let before = std::fs::read_to_string(folder.join("weapons.toml")).unwrap();
+    let mut harness = editor_on(&folder);
+    open_entry(&mut harness, "Items", "Sniper Rifle");
+    assert!(has_label(&harness, "items.sniper_rifle"), "the form of the sniper rifle");
+    // The price field: a number with its range from the engine's types.
+    let price = harness.get_by_role_and_label(egui::accesskit::Role::SpinButton, "price");
+    assert_eq!(price.value().as_deref(), Some("25"));
+    price.set_value_accesskit(30.0);
+    harness.run();
+    let editor = harness.state_mut().editor_mut().expect("the editor");
+    assert!(editor.model.is_dirty());
+    assert!(editor.model.can_undo());
+    click(&mut harness, "Save");
+    let after = std::fs::read_to_string(folder.join("weapons.toml")).unwrap();
+    let changed = changed_lines(&before, &after);
+    assert_eq!(changed.len(), 1, "{changed:?}");
+    assert!(changed[0].0.contains("price = 25") && changed[0].1.contains("price = 30"), "{changed:?}");
+    assert_eq!(changed[0].0.replace("25", "30"), changed[0].1, "only the number changed");
+    // Every other file is untouched.
+    for file in ["rules.toml", "board.toml", "mod.toml"] {
+        assert_eq!(
+            std::fs::read_to_string(folder.join(file)).unwrap(),
+            std::fs::read_to_string(mods_dir().join("dunes_of_terror").join(file)).unwrap()
+        );
+    }
+    // Play-test: the game runs on the edited rules; quitting returns to the editor.
+    click(&mut harness, "Play-test");
+    let game = harness.state().game().expect("the game screen");
+    let sniper = game.session.rules.items.iter().find(|i| i.id == "sniper_rifle").expect("the sniper rifle");
+    assert_eq!(sniper.price, 30);
+    click(&mut harness, "Quit to games");
+    assert!(harness.state_mut().editor_mut().is_some(), "back in the editor");
+}
+
+#[test]
+fn an_invalid_value_is_refused_with_a_message_and_nothing_is_written() {
+    let folder = copy_of("dice_wars", "invalid");
+    let before = std::fs::read_to_string(folder.join("rules.toml")).unwrap();
+    let mut harness = editor_on(&folder);
+    open_entry(&mut harness, "Actions", "Attack");
+    // A condition that does not parse: shown as it is typed, never taken.
+    let success = harness.get_by_label("success");
+    success.focus();
+    harness.run();
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness.get_by_label("success").type_text("attack > defence +");
+    harness.run();
+    assert!(
+        harness.query_all_by_label_contains("rules.toml:").next().is_some(),
+        "the problem is shown with its file and line"
+    );
+    let editor = harness.state_mut().editor_mut().expect("the editor");
+    assert!(!editor.model.is_dirty(), "the invalid text was not taken");
+    assert_eq!(editor.model.value_text(&path("actions.attack.success")).as_deref(), Some("\"attack > defence\""));
+    // A number out of its type's range through the model is refused too, with the mod's problem.
+    let refused = editor.model.set(&path("board.territories"), toml_edit::Value::from(-3)).unwrap_err();
+    assert!(!refused.problems.is_empty(), "{refused}");
+    editor.save();
+    assert_eq!(std::fs::read_to_string(folder.join("rules.toml")).unwrap(), before, "nothing was written");
+    assert_eq!(
+        std::fs::read_to_string(folder.join("board.toml")).unwrap(),
+        std::fs::read_to_string(mods_dir().join("dice_wars/board.toml")).unwrap()
+    );
+}
+
+#[test]
+fn every_bundled_toml_file_goes_through_the_model_byte_identical() {
+    for folder in bundled() {
+        let mut model = ModModel::open(&folder).expect("every bundled mod opens");
+        for file in &model.files {
+            assert_eq!(file.text(), file.saved, "{}: read and written back", file.name);
+        }
+        // Every value set to itself, through the same path a form takes.
+        let mut values = 0;
+        let mut stack: Vec<Vec<Seg>> = model.sections().into_iter().map(|(key, _)| vec![Seg::Key(key)]).collect();
+        while let Some(at) = stack.pop() {
+            for (seg, node) in model.children(&at) {
+                let mut child = at.clone();
+                child.push(seg);
+                match node {
+                    Node::Value(value) => {
+                        model.set(&child, value).unwrap_or_else(|e| panic!("{}: {e}", folder.display()));
+                        values += 1;
+                    }
+                    Node::Table | Node::List(_) => stack.push(child),
+                }
+            }
+        }
+        assert!(values > 50, "{}: {values} values", folder.display());
+        for file in &model.files {
+            assert_eq!(file.text(), file.saved, "{}: every value set to itself", file.name);
+        }
+        assert!(!model.is_dirty());
+    }
+}
+
+#[test]
+fn the_table_view_compares_every_weapon_and_search_finds_entries() {
+    let folder = copy_of("dunes_of_terror", "table");
+    let mut harness = editor_on(&folder);
+    open_entry(&mut harness, "Items", "Sniper Rifle");
+    harness.query_all_by_label("Compare all").last().expect("compare").click();
+    harness.run();
+    assert!(has_label(&harness, "All items"));
+    for column in ["price", "stats.range", "stats.clip_price"] {
+        assert!(has_label(&harness, column), "a column {column}");
+    }
+    for id in ["knife", "pistol", "shotgun", "submachine_gun", "assault_rifle", "sniper_rifle", "machine_gun"] {
+        assert!(has_label(&harness, id), "a row for {id}");
+    }
+    // Search narrows the list to what matches.
+    let search = harness.get_by_label("Search");
+    search.focus();
+    harness.run();
+    harness.get_by_label("Search").type_text("sniper");
+    harness.run();
+    assert!(has_label(&harness, "Sniper Rifle"));
+    // The list keeps the sniper rifle only (the table's cells are labels, the list's entries
+    // are buttons).
+    let listed = |h: &Harness<'static, PlayerApp>, name: &str| {
+        h.query_all_by_label(name).any(|node| node.accesskit_node().role() != egui::accesskit::Role::Label)
+    };
+    assert!(listed(&harness, "Sniper Rifle"));
+    assert!(!listed(&harness, "Shotgun"));
+    assert!(!listed(&harness, "Knife"));
+}
+
+#[test]
+fn a_bundled_mod_asks_where_changes_go() {
+    let entry = ModEntry::load(&mods_dir().join("dice_wars"), Origin::Bundled);
+    let app = PlayerApp::with_mods(vec![entry], StartOptions::default());
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 900.0))
+        .build_ui_state(|ui, app: &mut PlayerApp| app.ui(ui), app);
+    harness.run();
+    click(&mut harness, "Edit");
+    assert!(has_label(&harness, "This is a bundled mod. Where should changes go?"));
+    assert!(has_label(&harness, "Edit the bundled files in place"));
+    let editor = harness.state_mut().editor_mut().expect("the editor");
+    assert!(!editor.editable(), "nothing is changed before the choice");
+    // Editing a copy: the folder is copied to the user's mods and the copy is edited.
+    let user_mods = root().join("target/test-scratch/editor/user_mods");
+    let _ = std::fs::remove_dir_all(&user_mods);
+    let copy = editor.edit_a_copy(&user_mods).expect("copied");
+    assert_eq!(copy, user_mods.join("dice_wars"));
+    assert!(copy.join("rules.toml").is_file());
+    assert_eq!(editor.model.folder, copy);
+    assert!(editor.editable());
+}

@@ -1,0 +1,538 @@
+//! The editor's model of a mod: its TOML files as `toml_edit` documents (so a save keeps every
+//! comment, key order and the formatting a person chose), values read and written by path, each
+//! change checked by loading the mod through the unsaved texts before it is accepted, undo and
+//! redo, and saving only the files that changed. No egui here.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use meeple_engine::diag::Diagnostic;
+use meeple_engine::loader::{self, Overlay};
+use meeple_engine::options::Choices;
+use meeple_engine::rules::Ruleset;
+use toml_edit::{DocumentMut, Item, Value};
+
+/// One step of a path into the data: a table key or an array index.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Seg {
+    Key(String),
+    Index(usize),
+}
+
+/// A path into the data, e.g. `items.sniper_rifle.price`.
+pub type DataPath = Vec<Seg>;
+
+/// Builds a path from dotted text (`items.pistol.stats.range`; numbers are array indices).
+pub fn path(text: &str) -> DataPath {
+    text.split('.')
+        .map(|part| match part.parse::<usize>() {
+            Ok(index) => Seg::Index(index),
+            Err(_) => Seg::Key(part.to_string()),
+        })
+        .collect()
+}
+
+/// A path as dotted text.
+pub fn path_text(path: &[Seg]) -> String {
+    path.iter()
+        .map(|seg| match seg {
+            Seg::Key(key) => key.clone(),
+            Seg::Index(index) => index.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
+/// One TOML file of the mod.
+#[derive(Clone)]
+pub struct SourceFile {
+    /// Where it is on disk.
+    pub path: PathBuf,
+    /// The path shown: relative to the mod folder, e.g. `weapons.toml`.
+    pub name: String,
+    /// The text as last read from or written to disk.
+    pub saved: String,
+    pub doc: DocumentMut,
+}
+
+impl SourceFile {
+    /// The file's text as the editor would write it.
+    pub fn text(&self) -> String {
+        self.doc.to_string()
+    }
+
+    pub fn is_changed(&self) -> bool {
+        self.text() != self.saved
+    }
+}
+
+/// Why a change was not made.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Refusal {
+    pub message: String,
+    /// The mod's problems with the change, located in the edited texts.
+    pub problems: Vec<String>,
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.message)?;
+        for problem in &self.problems {
+            write!(f, "\n{problem}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The texts of the files a change touched, as they were before it.
+type Snapshot = Vec<(usize, String)>;
+
+/// A mod open in the editor.
+pub struct ModModel {
+    pub folder: PathBuf,
+    /// `mod.toml` first, then the data files in loading order.
+    pub files: Vec<SourceFile>,
+    /// The mod as the current texts give it; `Err` with every problem when they do not load
+    /// (only possible when the files on disk were broken already: changes that break the mod
+    /// are refused).
+    pub rules: Result<Arc<Ruleset>, Vec<Diagnostic>>,
+    /// The mod as saved on disk (the "before" of the balance panel).
+    pub saved_rules: Option<Arc<Ruleset>>,
+    undo: Vec<Snapshot>,
+    redo: Vec<Snapshot>,
+}
+
+impl ModModel {
+    /// Opens the mod in `folder`: every TOML file parsed for editing (a file TOML cannot parse
+    /// cannot be edited here: the error says where).
+    pub fn open(folder: &Path) -> Result<Self, String> {
+        let listed = loader::mod_files(folder).map_err(|d| d.to_string())?;
+        let mut files = Vec::new();
+        for path in std::iter::once(&listed.manifest).chain(&listed.data) {
+            let saved = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let doc: DocumentMut = saved.parse().map_err(|e| format!("{}: {e}", path.display()))?;
+            let name = path.strip_prefix(folder).unwrap_or(path).to_string_lossy().replace('\\', "/");
+            files.push(SourceFile { path: path.clone(), name, saved, doc });
+        }
+        let mut model = Self {
+            folder: folder.to_path_buf(),
+            files,
+            rules: Err(Vec::new()),
+            saved_rules: None,
+            undo: Vec::new(),
+            redo: Vec::new(),
+        };
+        model.rules = model.load(&Overlay::new());
+        model.saved_rules = model.rules.as_ref().ok().cloned();
+        Ok(model)
+    }
+
+    /// Loads the mod with `overlay` standing in for files on disk.
+    fn load(&self, overlay: &Overlay) -> Result<Arc<Ruleset>, Vec<Diagnostic>> {
+        loader::load_mod_edited(&self.folder, &Choices::new(), overlay).map(|loaded| loaded.ruleset)
+    }
+
+    /// The unsaved texts, by path.
+    pub fn overlay(&self) -> Overlay {
+        self.files.iter().filter(|f| f.is_changed()).map(|f| (f.path.clone(), f.text())).collect()
+    }
+
+    /// Whether any file has unsaved changes.
+    pub fn is_dirty(&self) -> bool {
+        self.files.iter().any(SourceFile::is_changed)
+    }
+
+    /// The item at `path` in the file that has it (the first such file).
+    pub fn get(&self, path: &[Seg]) -> Option<(usize, &Item)> {
+        self.files.iter().enumerate().skip(1).find_map(|(i, f)| walk(f.doc.as_item(), path).map(|item| (i, item)))
+    }
+
+    /// The value at `path` for showing: strings without quotes, other values as TOML.
+    pub fn display_text(&self, path: &[Seg]) -> Option<String> {
+        let (_, item) = self.get(path)?;
+        match item.as_str() {
+            Some(text) => Some(text.to_string()),
+            None => self.value_text(path),
+        }
+    }
+
+    /// The value at `path` as plain TOML text (`25`, `"pistol"`, `{ range = 2 }`), trimmed.
+    pub fn value_text(&self, path: &[Seg]) -> Option<String> {
+        let (_, item) = self.get(path)?;
+        Some(match item {
+            Item::Value(value) => value.to_string().trim().to_string(),
+            other => other.to_string().trim().to_string(),
+        })
+    }
+
+    /// Sets the value at `path` (in the file that has it, or that has its table), keeping the
+    /// spacing and comments around it. The change is kept only when the mod still loads;
+    /// otherwise it is undone and every problem it caused is returned.
+    pub fn set(&mut self, path: &[Seg], value: Value) -> Result<(), Refusal> {
+        let Some((last, parent)) = path.split_last() else {
+            return Err(Refusal { message: "no value is named".into(), problems: Vec::new() });
+        };
+        let file = match self.get(path) {
+            Some((file, _)) => file,
+            None => match self.get(parent) {
+                Some((file, _)) => file,
+                None => {
+                    return Err(Refusal {
+                        message: format!(
+                            "the mod has no `{}` to put `{}` in",
+                            path_text(parent),
+                            path_text(std::slice::from_ref(last))
+                        ),
+                        problems: Vec::new(),
+                    });
+                }
+            },
+        };
+        let before = self.files[file].text();
+        {
+            let item = walk_mut(self.files[file].doc.as_item_mut(), parent).expect("found above");
+            match last {
+                Seg::Key(key) => {
+                    let existed = item.get(key.as_str()).is_some();
+                    let slot = item.get_mut(key.as_str()).ok_or_else(|| Refusal {
+                        message: format!("`{}` is not a table", path_text(parent)),
+                        problems: Vec::new(),
+                    })?;
+                    put(slot, value, existed);
+                }
+                Seg::Index(index) => {
+                    let slot = item.get_mut(*index).ok_or_else(|| Refusal {
+                        message: format!("`{}` has no element {index}", path_text(parent)),
+                        problems: Vec::new(),
+                    })?;
+                    put(slot, value, true);
+                }
+            }
+        }
+        self.commit(vec![(file, before)], &format!("`{}` cannot be set so", path_text(path)))
+    }
+
+    /// Whether setting the value at `path` would be accepted, without making the change (for
+    /// checking text as it is typed).
+    pub fn check(&mut self, path: &[Seg], value: Value) -> Result<(), Refusal> {
+        let undo = self.undo.len();
+        let redo = std::mem::take(&mut self.redo);
+        let rules = self.rules.clone();
+        let result = self.set(path, value);
+        if result.is_ok() {
+            let snapshot = self.undo.pop().expect("a change was made");
+            self.restore(&snapshot);
+        }
+        debug_assert_eq!(self.undo.len(), undo);
+        self.redo = redo;
+        self.rules = rules;
+        result
+    }
+
+    /// The entries under `path`: its keys (tables, inline tables) or positions (arrays), each
+    /// with what it holds.
+    pub fn children(&self, path: &[Seg]) -> Vec<(Seg, Node)> {
+        let Some((_, item)) = self.get(path) else { return Vec::new() };
+        children_of(item)
+    }
+
+    /// The data's value at `path` as JSON (for choosing the shape of a field from the schema).
+    pub fn json(&self, path: &[Seg]) -> Option<serde_json::Value> {
+        let (_, item) = self.get(path)?;
+        item_json(item)
+    }
+
+    /// The definitions the data has: for each collection (`items`, `pieces`, …) its entry ids,
+    /// for each single table (`board`, `turn`, …) itself, in the order the files give them.
+    pub fn sections(&self) -> Vec<(String, Vec<String>)> {
+        let mut sections: Vec<(String, Vec<String>)> = Vec::new();
+        for file in self.files.iter().skip(1) {
+            for (key, item) in file.doc.as_table().iter() {
+                let entries: Vec<String> = if is_collection(key) {
+                    item.as_table_like().map(|t| t.iter().map(|(k, _)| k.to_string()).collect()).unwrap_or_default()
+                } else {
+                    Vec::new()
+                };
+                match sections.iter_mut().find(|(k, _)| k == key) {
+                    Some((_, existing)) => existing.extend(entries),
+                    None => sections.push((key.to_string(), entries)),
+                }
+            }
+        }
+        sections
+    }
+
+    /// Replaces a whole file's text (the text view of a file): kept only when it parses and
+    /// the mod still loads.
+    pub fn set_text(&mut self, file: usize, text: &str) -> Result<(), Refusal> {
+        let doc: DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| Refusal {
+            message: format!("{}: {}", self.files[file].name, e.to_string().trim()),
+            problems: Vec::new(),
+        })?;
+        let before = self.files[file].text();
+        self.files[file].doc = doc;
+        self.commit(vec![(file, before)], &format!("{} cannot be changed so", self.files[file].name))
+    }
+
+    /// Checks the texts after a change: keeps it (with an undo step) when the mod loads, else
+    /// restores the texts and refuses.
+    fn commit(&mut self, before: Snapshot, refusal: &str) -> Result<(), Refusal> {
+        match self.load(&self.overlay()) {
+            Ok(rules) => {
+                self.rules = Ok(rules);
+                self.undo.push(before);
+                self.redo.clear();
+                Ok(())
+            }
+            Err(problems) => {
+                self.restore(&before);
+                Err(Refusal {
+                    message: refusal.to_string(),
+                    problems: problems.iter().map(ToString::to_string).collect(),
+                })
+            }
+        }
+    }
+
+    fn restore(&mut self, snapshot: &Snapshot) {
+        for (file, text) in snapshot {
+            if let Ok(doc) = text.parse() {
+                self.files[*file].doc = doc;
+            }
+        }
+    }
+
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// Takes back the last change.
+    pub fn undo(&mut self) -> bool {
+        self.step(true)
+    }
+
+    /// Makes the last undone change again.
+    pub fn redo(&mut self) -> bool {
+        self.step(false)
+    }
+
+    fn step(&mut self, back: bool) -> bool {
+        let Some(snapshot) = (if back { self.undo.pop() } else { self.redo.pop() }) else { return false };
+        let current: Snapshot = snapshot.iter().map(|(file, _)| (*file, self.files[*file].text())).collect();
+        self.restore(&snapshot);
+        if back {
+            self.redo.push(current);
+        } else {
+            self.undo.push(current);
+        }
+        self.rules = self.load(&self.overlay());
+        true
+    }
+
+    /// Writes the changed files, each atomically (a temporary file renamed over it), only when
+    /// the mod as edited loads. Returns the names of the files written.
+    pub fn save(&mut self) -> Result<Vec<String>, Refusal> {
+        if let Err(problems) = self.load(&self.overlay()) {
+            return Err(Refusal {
+                message: "the mod as edited does not load, so nothing was written".into(),
+                problems: problems.iter().map(ToString::to_string).collect(),
+            });
+        }
+        let mut written = Vec::new();
+        for file in self.files.iter_mut().filter(|f| f.is_changed()) {
+            let text = file.text();
+            let temporary = file.path.with_extension("toml.saving");
+            std::fs::write(&temporary, &text).and_then(|()| std::fs::rename(&temporary, &file.path)).map_err(|e| {
+                Refusal { message: format!("cannot write {}: {e}", file.path.display()), problems: Vec::new() }
+            })?;
+            file.saved = text;
+            written.push(file.name.clone());
+        }
+        self.saved_rules = self.rules.as_ref().ok().cloned();
+        Ok(written)
+    }
+}
+
+/// What a data item holds, for drawing its form.
+#[derive(Clone, Debug)]
+pub enum Node {
+    Value(Value),
+    Table,
+    List(usize),
+}
+
+/// Collections of definitions by id (the rest of the top level are single tables).
+pub fn is_collection(key: &str) -> bool {
+    meeple_engine::defs::COLLECTIONS.contains(&key) || ["space_counters", "resources", "stats", "vars"].contains(&key)
+}
+
+fn children_of(item: &Item) -> Vec<(Seg, Node)> {
+    let node = |item: &Item| match item {
+        Item::Value(Value::Array(array)) => Node::List(array.len()),
+        Item::Value(Value::InlineTable(_)) | Item::Table(_) => Node::Table,
+        Item::ArrayOfTables(tables) => Node::List(tables.len()),
+        Item::Value(value) => Node::Value(value.clone()),
+        Item::None => Node::Table,
+    };
+    match item {
+        Item::Value(Value::Array(array)) => {
+            array.iter().enumerate().map(|(i, v)| (Seg::Index(i), node(&Item::Value(v.clone())))).collect()
+        }
+        Item::ArrayOfTables(tables) => (0..tables.len()).map(|i| (Seg::Index(i), Node::Table)).collect(),
+        other => other
+            .as_table_like()
+            .map(|t| t.iter().map(|(k, v)| (Seg::Key(k.to_string()), node(v))).collect())
+            .unwrap_or_default(),
+    }
+}
+
+/// A TOML item as JSON.
+fn item_json(item: &Item) -> Option<serde_json::Value> {
+    use serde_json::Value as Json;
+    Some(match item {
+        Item::None => return None,
+        Item::Value(value) => value_json(value),
+        Item::Table(table) => {
+            Json::Object(table.iter().filter_map(|(k, v)| Some((k.to_string(), item_json(v)?))).collect())
+        }
+        Item::ArrayOfTables(tables) => Json::Array(
+            tables
+                .iter()
+                .map(|t| Json::Object(t.iter().filter_map(|(k, v)| Some((k.to_string(), item_json(v)?))).collect()))
+                .collect(),
+        ),
+    })
+}
+
+fn value_json(value: &Value) -> serde_json::Value {
+    use serde_json::Value as Json;
+    match value {
+        Value::String(s) => Json::String(s.value().clone()),
+        Value::Integer(i) => Json::from(*i.value()),
+        Value::Float(f) => Json::from(*f.value()),
+        Value::Boolean(b) => Json::Bool(*b.value()),
+        Value::Datetime(d) => Json::String(d.value().to_string()),
+        Value::Array(array) => Json::Array(array.iter().map(value_json).collect()),
+        Value::InlineTable(table) => Json::Object(table.iter().map(|(k, v)| (k.to_string(), value_json(v))).collect()),
+    }
+}
+
+/// The item at `path` below `item`.
+fn walk<'a>(item: &'a Item, path: &[Seg]) -> Option<&'a Item> {
+    let mut item = item;
+    for seg in path {
+        item = match seg {
+            Seg::Key(key) => item.get(key.as_str())?,
+            Seg::Index(index) => item.get(*index)?,
+        };
+    }
+    Some(item)
+}
+
+/// The item at an existing `path` below `item`, for changing it.
+fn walk_mut<'a>(item: &'a mut Item, path: &[Seg]) -> Option<&'a mut Item> {
+    walk(item, path)?;
+    let mut item = item;
+    for seg in path {
+        item = match seg {
+            Seg::Key(key) => item.get_mut(key.as_str())?,
+            Seg::Index(index) => item.get_mut(*index)?,
+        };
+    }
+    Some(item)
+}
+
+/// Puts `value` in `slot`, keeping the old value's surrounding spaces and comments.
+fn put(slot: &mut Item, mut value: Value, existed: bool) {
+    if existed && let Item::Value(old) = slot {
+        *value.decor_mut() = old.decor().clone();
+    } else if !existed {
+        value.decor_mut().set_prefix(" ");
+    }
+    *slot = Item::Value(value);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A copy of a bundled mod in a folder of the test's own (tests run in parallel).
+    fn scratch_copy(name: &str, test: &str) -> PathBuf {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace").to_path_buf();
+        let dir = root.join("target/test-scratch/editor-model").join(test).join(name);
+        let _ = std::fs::remove_dir_all(&dir);
+        copy(&root.join("mods").join(name), &dir);
+        dir
+    }
+
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(from).unwrap().flatten() {
+            let target = to.join(entry.file_name());
+            if entry.path().is_dir() {
+                copy(&entry.path(), &target);
+            } else {
+                std::fs::copy(entry.path(), target).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn paths_read_and_print() {
+        assert_eq!(
+            path("items.pistol.stats.range"),
+            vec![
+                Seg::Key("items".into()),
+                Seg::Key("pistol".into()),
+                Seg::Key("stats".into()),
+                Seg::Key("range".into())
+            ]
+        );
+        assert_eq!(path_text(&path("turn.phases.0.budget")), "turn.phases.0.budget");
+    }
+
+    #[test]
+    fn a_change_writes_exactly_that_value() {
+        let folder = scratch_copy("dice_wars", "one_value");
+        let mut model = ModModel::open(&folder).unwrap();
+        let before = std::fs::read_to_string(folder.join("board.toml")).unwrap();
+        assert_eq!(model.value_text(&path("board.territories")).as_deref(), Some("32"));
+        model.set(&path("board.territories"), Value::from(24)).unwrap();
+        assert!(model.is_dirty());
+        assert_eq!(model.save().unwrap(), vec!["board.toml".to_string()]);
+        let after = std::fs::read_to_string(folder.join("board.toml")).unwrap();
+        let changed: Vec<(&str, &str)> = before.lines().zip(after.lines()).filter(|(a, b)| a != b).collect();
+        assert_eq!(changed, vec![("territories = 32", "territories = 24")]);
+        assert_eq!(before.lines().count(), after.lines().count());
+        assert!(!model.is_dirty());
+    }
+
+    #[test]
+    fn a_change_that_breaks_the_mod_is_refused_and_nothing_changes() {
+        let folder = scratch_copy("dice_wars", "refused");
+        let mut model = ModModel::open(&folder).unwrap();
+        let refused = model.set(&path("board.territories"), Value::from("many")).unwrap_err();
+        assert!(refused.problems.iter().any(|p| p.contains("board.toml")), "{refused}");
+        assert!(!model.is_dirty(), "the edit was taken back");
+        assert!(!model.can_undo());
+    }
+
+    #[test]
+    fn undo_and_redo_step_through_changes() {
+        let folder = scratch_copy("dice_wars", "undo");
+        let mut model = ModModel::open(&folder).unwrap();
+        model.set(&path("board.territories"), Value::from(24)).unwrap();
+        model.set(&path("board.territories"), Value::from(16)).unwrap();
+        assert!(model.undo());
+        assert_eq!(model.value_text(&path("board.territories")).as_deref(), Some("24"));
+        assert!(model.undo());
+        assert!(!model.is_dirty());
+        assert!(model.redo());
+        assert_eq!(model.value_text(&path("board.territories")).as_deref(), Some("24"));
+        assert!(model.rules.is_ok());
+    }
+}
