@@ -49,9 +49,9 @@ enum Command {
     Play(PlayArgs),
     /// Open the editor on a mod (a bundled mod's id, or a folder).
     Edit {
-        /// The mod to edit.
+        /// The mod to edit; without one, the launcher (each game has an Edit button).
         #[arg(name = "MOD")]
-        mod_name: String,
+        mod_name: Option<String>,
         /// Edit a bundled mod's own files instead of being asked (for the mod's developers).
         #[arg(long)]
         in_place: bool,
@@ -96,8 +96,8 @@ fn main() -> ExitCode {
         None => play(PlayArgs::default()),
         Some(Command::Play(args)) => play(args),
         Some(Command::Edit { mod_name, in_place }) => {
-            let options =
-                meeple::player::StartOptions { mod_name: Some(mod_name), edit: true, in_place, ..Default::default() };
+            let edit = mod_name.is_some();
+            let options = meeple::player::StartOptions { mod_name, edit, in_place, ..Default::default() };
             meeple::player::run(options).map(|()| ExitCode::SUCCESS)
         }
         Some(Command::Check { mods }) => cli::check::run(&mods),

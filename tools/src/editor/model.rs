@@ -100,6 +100,8 @@ pub struct ModModel {
     pub saved_rules: Option<Arc<Ruleset>>,
     undo: Vec<Snapshot>,
     redo: Vec<Snapshot>,
+    /// The path of the last change, so the steps of one drag make one undo step.
+    last_path: Option<DataPath>,
 }
 
 impl ModModel {
@@ -121,6 +123,7 @@ impl ModModel {
             saved_rules: None,
             undo: Vec::new(),
             redo: Vec::new(),
+            last_path: None,
         };
         model.rules = model.load(&Overlay::new());
         model.saved_rules = model.rules.as_ref().ok().cloned();
@@ -209,7 +212,22 @@ impl ModModel {
                 }
             }
         }
-        self.commit(vec![(file, before)], &format!("`{}` cannot be set so", path_text(path)))
+        self.commit(vec![(file, before)], &format!("`{}` cannot be set so", path_text(path)))?;
+        self.last_path = Some(path.to_vec());
+        Ok(())
+    }
+
+    /// Sets a value as [`ModModel::set`] does, but as part of the previous change when that
+    /// was to the same value (the steps of one drag of a number are one undo step).
+    pub fn set_merging(&mut self, path: &[Seg], value: Value) -> Result<(), Refusal> {
+        let merge = self.last_path.as_deref() == Some(path) && !self.undo.is_empty();
+        let undo = self.undo.len();
+        self.set(path, value)?;
+        if merge && self.undo.len() == undo + 1 {
+            // Keep the texts from before the first step of the gesture.
+            self.undo.pop();
+        }
+        Ok(())
     }
 
     /// Whether setting the value at `path` would be accepted, without making the change (for
@@ -321,6 +339,7 @@ impl ModModel {
     }
 
     fn step(&mut self, back: bool) -> bool {
+        self.last_path = None;
         let Some(snapshot) = (if back { self.undo.pop() } else { self.redo.pop() }) else { return false };
         let current: Snapshot = snapshot.iter().map(|(file, _)| (*file, self.files[*file].text())).collect();
         self.restore(&snapshot);
@@ -518,6 +537,18 @@ mod tests {
         let refused = model.set(&path("board.territories"), Value::from("many")).unwrap_err();
         assert!(refused.problems.iter().any(|p| p.contains("board.toml")), "{refused}");
         assert!(!model.is_dirty(), "the edit was taken back");
+        assert!(!model.can_undo());
+    }
+
+    #[test]
+    fn the_steps_of_one_drag_are_one_undo_step() {
+        let folder = scratch_copy("dice_wars", "drag");
+        let mut model = ModModel::open(&folder).unwrap();
+        for n in [30, 28, 26] {
+            model.set_merging(&path("board.territories"), Value::from(n)).unwrap();
+        }
+        assert!(model.undo());
+        assert!(!model.is_dirty(), "one undo takes back the whole drag");
         assert!(!model.can_undo());
     }
 

@@ -121,6 +121,12 @@ impl EditorScreen {
         }
     }
 
+    /// Sets a number from its widget; the steps of one drag are one undo step.
+    fn set_number(&mut self, path: &[Seg], value: Value, dragging: bool) {
+        let result = if dragging { self.model.set_merging(path, value) } else { self.model.set(path, value) };
+        self.status = result.err().map(|refusal| (false, refusal.to_string()));
+    }
+
     pub fn save(&mut self) {
         self.status = Some(match self.model.save() {
             Ok(written) if written.is_empty() => (true, "Nothing to save".into()),
@@ -341,7 +347,7 @@ impl EditorScreen {
                 }
                 let response = ui.add(drag).labelled_by(label);
                 if response.changed() && number != *n.value() {
-                    self.set(path, Value::from(number));
+                    self.set_number(path, Value::from(number), response.dragged());
                 }
             }
             Value::Integer(_) | Value::Float(_) => {
@@ -351,8 +357,9 @@ impl EditorScreen {
                 if let Some(info) = info {
                     drag = drag.range(info.min.unwrap_or(f64::MIN)..=info.max.unwrap_or(f64::MAX));
                 }
-                if ui.add(drag).labelled_by(label).changed() && number != before {
-                    self.set(path, Value::from(number));
+                let response = ui.add(drag).labelled_by(label);
+                if response.changed() && number != before {
+                    self.set_number(path, Value::from(number), response.dragged());
                 }
             }
             Value::Boolean(b) => {
