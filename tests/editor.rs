@@ -222,3 +222,19 @@ fn a_bundled_mod_asks_where_changes_go() {
     assert_eq!(editor.model.folder, copy);
     assert!(editor.editable());
 }
+
+#[test]
+fn a_field_the_types_allow_is_added_from_the_form() {
+    let folder = copy_of("dice_wars", "add_field");
+    let mut harness = editor_on(&folder);
+    open_entry(&mut harness, "Terrain", "Land");
+    harness.get_by_role_and_label(egui::accesskit::Role::ComboBox, "Add a field").click();
+    harness.run();
+    click(&mut harness, "blocks_sight");
+    click(&mut harness, "Save");
+    let text = std::fs::read_to_string(folder.join("board.toml")).unwrap();
+    let land = &text[text.find("[terrain.land]").expect("the land table")..];
+    assert!(land.lines().take(4).any(|l| l.trim() == "blocks_sight = false"), "{land}");
+    let rules = meeple_engine::loader::load_mod(&folder).expect("still loads").ruleset;
+    assert!(!rules.terrain[0].blocks_sight);
+}

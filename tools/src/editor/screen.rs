@@ -301,6 +301,53 @@ impl EditorScreen {
             });
         });
         self.inherited_ui(ui, path);
+        if self.editable() {
+            self.add_field_ui(ui, path);
+        }
+    }
+
+    /// Adds one of the fields the types allow and the table does not have yet, with a neutral
+    /// value (refused, with the reason, when the mod does not accept it).
+    fn add_field_ui(&mut self, ui: &mut egui::Ui, path: &[Seg]) {
+        let Some(info) = self.field(path) else { return };
+        let present: Vec<Seg> = self.model.children(path).into_iter().map(|(seg, _)| seg).collect();
+        let missing: Vec<String> =
+            info.fields.iter().filter(|f| !present.contains(&Seg::Key((*f).clone()))).cloned().collect();
+        if missing.is_empty() {
+            return;
+        }
+        let mut chosen: Option<String> = None;
+        ui.separator();
+        ui.horizontal(|ui| {
+            let label = ui.label("Add a field");
+            egui::ComboBox::from_id_salt(("add field", path_text(path)))
+                .selected_text("choose")
+                .show_ui(ui, |ui| {
+                    for field in &missing {
+                        if ui.selectable_label(false, field).clicked() {
+                            chosen = Some(field.clone());
+                        }
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+        });
+        if let Some(field) = chosen {
+            let mut child = path.to_vec();
+            child.push(Seg::Key(field));
+            let info = self.field(&child);
+            let value = match info.as_ref().map(|i| &i.kind) {
+                Some(FieldKind::Integer) => {
+                    Value::from(info.as_ref().and_then(|i| i.min).unwrap_or(0.0).max(0.0) as i64)
+                }
+                Some(FieldKind::Number) => Value::from(0.0),
+                Some(FieldKind::Bool) => Value::from(false),
+                Some(FieldKind::Table) => Value::InlineTable(toml_edit::InlineTable::new()),
+                Some(FieldKind::List) => Value::Array(toml_edit::Array::new()),
+                _ => Value::from(info.and_then(|i| i.choices.first().cloned()).unwrap_or_default()),
+            };
+            self.set(&child, value);
+        }
     }
 
     /// One row per field of the table at `path`; nested tables and lists indented below.
