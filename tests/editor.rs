@@ -238,3 +238,96 @@ fn a_field_the_types_allow_is_added_from_the_form() {
     let rules = meeple_engine::loader::load_mod(&folder).expect("still loads").ruleset;
     assert!(!rules.terrain[0].blocks_sight);
 }
+
+/// The check a designer makes: raise the sniper rifle's price, see what it does to balance
+/// (the saved mod and the edited one played with the same seeds), save, play-test.
+#[test]
+fn a_price_raise_is_checked_for_balance_saved_and_play_tested() {
+    use std::time::{Duration, Instant};
+    let folder = copy_of("dunes_of_terror", "balance");
+    let mut harness = editor_on(&folder);
+    open_entry(&mut harness, "Items", "Sniper Rifle");
+    harness.get_by_role_and_label(egui::accesskit::Role::SpinButton, "price").set_value_accesskit(35.0);
+    harness.run();
+    click(&mut harness, "Balance");
+    let editor = harness.state_mut().editor_mut().expect("the editor");
+    let rules = editor.model.saved_rules.clone().expect("the saved mod");
+    *editor.balance.settings_for(&rules) =
+        meeple::editor::balance::BalanceSettings { games: 24, level: "easy".into(), seats: 4, seed: 3 };
+    click(&mut harness, "Run balance check");
+    let started = Instant::now();
+    while harness.state_mut().editor_mut().expect("editor").balance.is_running() {
+        assert!(started.elapsed() < Duration::from_secs(120), "the games take too long");
+        std::thread::sleep(Duration::from_millis(20));
+        harness.step();
+    }
+    harness.run();
+    let balance = &mut harness.state_mut().editor_mut().expect("editor").balance;
+    let after = balance.after_run().expect("the edited mod was played").poll().expect("done").clone().expect("played");
+    let before = balance.before_run().expect("the saved mod was played").poll().expect("done").clone().expect("played");
+    assert_eq!((before.games, after.games), (24, 24));
+    assert_eq!(after.competitors.len(), 2, "police and terrorists");
+    assert!(has_label(&harness, "Police Special Forces wins"));
+    assert_eq!(harness.query_all_by_label_contains("24 games in").count(), 2, "before and after");
+    click(&mut harness, "Save");
+    let before_text = std::fs::read_to_string(mods_dir().join("dunes_of_terror/weapons.toml")).unwrap();
+    let after_text = std::fs::read_to_string(folder.join("weapons.toml")).unwrap();
+    assert_eq!(changed_lines(&before_text, &after_text), vec![("price = 25".to_string(), "price = 35".to_string())]);
+    click(&mut harness, "Play-test");
+    assert!(harness.state().game().is_some(), "playing the edited mod");
+}
+
+// The model under the forms, on its own.
+
+#[test]
+fn a_change_writes_exactly_that_value() {
+    let folder = copy_of("dice_wars", "model_one_value");
+    let mut model = ModModel::open(&folder).unwrap();
+    let before = std::fs::read_to_string(folder.join("board.toml")).unwrap();
+    assert_eq!(model.value_text(&path("board.territories")).as_deref(), Some("32"));
+    model.set(&path("board.territories"), toml_edit::Value::from(24)).unwrap();
+    assert!(model.is_dirty());
+    assert_eq!(model.save().unwrap(), vec!["board.toml".to_string()]);
+    let after = std::fs::read_to_string(folder.join("board.toml")).unwrap();
+    let changed: Vec<(&str, &str)> = before.lines().zip(after.lines()).filter(|(a, b)| a != b).collect();
+    assert_eq!(changed, vec![("territories = 32", "territories = 24")]);
+    assert_eq!(before.lines().count(), after.lines().count());
+    assert!(!model.is_dirty());
+}
+
+#[test]
+fn a_change_that_breaks_the_mod_is_refused_and_nothing_changes() {
+    let folder = copy_of("dice_wars", "model_refused");
+    let mut model = ModModel::open(&folder).unwrap();
+    let refused = model.set(&path("board.territories"), toml_edit::Value::from("many")).unwrap_err();
+    assert!(refused.problems.iter().any(|p| p.contains("board.toml")), "{refused}");
+    assert!(!model.is_dirty(), "the edit was taken back");
+    assert!(!model.can_undo());
+}
+
+#[test]
+fn the_steps_of_one_drag_are_one_undo_step() {
+    let folder = copy_of("dice_wars", "model_drag");
+    let mut model = ModModel::open(&folder).unwrap();
+    for n in [30, 28, 26] {
+        model.set_merging(&path("board.territories"), toml_edit::Value::from(n)).unwrap();
+    }
+    assert!(model.undo());
+    assert!(!model.is_dirty(), "one undo takes back the whole drag");
+    assert!(!model.can_undo());
+}
+
+#[test]
+fn undo_and_redo_step_through_changes() {
+    let folder = copy_of("dice_wars", "model_undo");
+    let mut model = ModModel::open(&folder).unwrap();
+    model.set(&path("board.territories"), toml_edit::Value::from(24)).unwrap();
+    model.set(&path("board.territories"), toml_edit::Value::from(16)).unwrap();
+    assert!(model.undo());
+    assert_eq!(model.value_text(&path("board.territories")).as_deref(), Some("24"));
+    assert!(model.undo());
+    assert!(!model.is_dirty());
+    assert!(model.redo());
+    assert_eq!(model.value_text(&path("board.territories")).as_deref(), Some("24"));
+    assert!(model.rules.is_ok());
+}

@@ -2,6 +2,7 @@
 //! the TOML files as a person wrote them, with a balance panel that plays computer games of the
 //! mod before and after a change. `model` holds the mod (no egui); the screen draws it.
 
+pub mod balance;
 pub mod model;
 pub mod schema;
 pub mod screen;

@@ -19,10 +19,10 @@ pub enum Seg {
     Index(usize),
 }
 
-/// A path into the data, e.g. `items.sniper_rifle.price`.
+/// A path into the data, e.g. `items.bow.price`.
 pub type DataPath = Vec<Seg>;
 
-/// Builds a path from dotted text (`items.pistol.stats.range`; numbers are array indices).
+/// Builds a path from dotted text (`items.bow.stats.range`; numbers are array indices).
 pub fn path(text: &str) -> DataPath {
     text.split('.')
         .map(|part| match part.parse::<usize>() {
@@ -159,7 +159,7 @@ impl ModModel {
         }
     }
 
-    /// The value at `path` as plain TOML text (`25`, `"pistol"`, `{ range = 2 }`), trimmed.
+    /// The value at `path` as plain TOML text (`25`, `"bow"`, `{ range = 2 }`), trimmed.
     pub fn value_text(&self, path: &[Seg]) -> Option<String> {
         let (_, item) = self.get(path)?;
         Some(match item {
@@ -479,91 +479,12 @@ fn put(slot: &mut Item, mut value: Value, existed: bool) {
 mod tests {
     use super::*;
 
-    /// A copy of a bundled mod in a folder of the test's own (tests run in parallel).
-    fn scratch_copy(name: &str, test: &str) -> PathBuf {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace").to_path_buf();
-        let dir = root.join("target/test-scratch/editor-model").join(test).join(name);
-        let _ = std::fs::remove_dir_all(&dir);
-        copy(&root.join("mods").join(name), &dir);
-        dir
-    }
-
-    fn copy(from: &Path, to: &Path) {
-        std::fs::create_dir_all(to).unwrap();
-        for entry in std::fs::read_dir(from).unwrap().flatten() {
-            let target = to.join(entry.file_name());
-            if entry.path().is_dir() {
-                copy(&entry.path(), &target);
-            } else {
-                std::fs::copy(entry.path(), target).unwrap();
-            }
-        }
-    }
-
     #[test]
     fn paths_read_and_print() {
         assert_eq!(
-            path("items.pistol.stats.range"),
-            vec![
-                Seg::Key("items".into()),
-                Seg::Key("pistol".into()),
-                Seg::Key("stats".into()),
-                Seg::Key("range".into())
-            ]
+            path("items.bow.stats.range"),
+            vec![Seg::Key("items".into()), Seg::Key("bow".into()), Seg::Key("stats".into()), Seg::Key("range".into())]
         );
         assert_eq!(path_text(&path("turn.phases.0.budget")), "turn.phases.0.budget");
-    }
-
-    #[test]
-    fn a_change_writes_exactly_that_value() {
-        let folder = scratch_copy("dice_wars", "one_value");
-        let mut model = ModModel::open(&folder).unwrap();
-        let before = std::fs::read_to_string(folder.join("board.toml")).unwrap();
-        assert_eq!(model.value_text(&path("board.territories")).as_deref(), Some("32"));
-        model.set(&path("board.territories"), Value::from(24)).unwrap();
-        assert!(model.is_dirty());
-        assert_eq!(model.save().unwrap(), vec!["board.toml".to_string()]);
-        let after = std::fs::read_to_string(folder.join("board.toml")).unwrap();
-        let changed: Vec<(&str, &str)> = before.lines().zip(after.lines()).filter(|(a, b)| a != b).collect();
-        assert_eq!(changed, vec![("territories = 32", "territories = 24")]);
-        assert_eq!(before.lines().count(), after.lines().count());
-        assert!(!model.is_dirty());
-    }
-
-    #[test]
-    fn a_change_that_breaks_the_mod_is_refused_and_nothing_changes() {
-        let folder = scratch_copy("dice_wars", "refused");
-        let mut model = ModModel::open(&folder).unwrap();
-        let refused = model.set(&path("board.territories"), Value::from("many")).unwrap_err();
-        assert!(refused.problems.iter().any(|p| p.contains("board.toml")), "{refused}");
-        assert!(!model.is_dirty(), "the edit was taken back");
-        assert!(!model.can_undo());
-    }
-
-    #[test]
-    fn the_steps_of_one_drag_are_one_undo_step() {
-        let folder = scratch_copy("dice_wars", "drag");
-        let mut model = ModModel::open(&folder).unwrap();
-        for n in [30, 28, 26] {
-            model.set_merging(&path("board.territories"), Value::from(n)).unwrap();
-        }
-        assert!(model.undo());
-        assert!(!model.is_dirty(), "one undo takes back the whole drag");
-        assert!(!model.can_undo());
-    }
-
-    #[test]
-    fn undo_and_redo_step_through_changes() {
-        let folder = scratch_copy("dice_wars", "undo");
-        let mut model = ModModel::open(&folder).unwrap();
-        model.set(&path("board.territories"), Value::from(24)).unwrap();
-        model.set(&path("board.territories"), Value::from(16)).unwrap();
-        assert!(model.undo());
-        assert_eq!(model.value_text(&path("board.territories")).as_deref(), Some("24"));
-        assert!(model.undo());
-        assert!(!model.is_dirty());
-        assert!(model.redo());
-        assert_eq!(model.value_text(&path("board.territories")).as_deref(), Some("24"));
-        assert!(model.rules.is_ok());
     }
 }

@@ -237,13 +237,13 @@ mod tests {
     #[test]
     fn fields_of_collections_and_tables_are_found() {
         let schema = data_schema();
-        let price = field_at(&schema, &path("items.pistol.price"), &no_value).expect("items have a price");
+        let price = field_at(&schema, &path("items.bow.price"), &no_value).expect("items have a price");
         assert_eq!(price.kind, FieldKind::Integer);
-        let label = field_at(&schema, &path("items.pistol.label"), &no_value).expect("a label");
+        let label = field_at(&schema, &path("items.bow.label"), &no_value).expect("a label");
         assert_eq!(label.kind, FieldKind::Text);
         let passable = field_at(&schema, &path("terrain.water.passable"), &no_value).expect("passable");
         assert_eq!(passable.kind, FieldKind::Bool);
-        assert!(field_at(&schema, &path("items.pistol.pryce"), &no_value).is_none());
+        assert!(field_at(&schema, &path("items.bow.pryce"), &no_value).is_none());
     }
 
     #[test]
@@ -269,9 +269,9 @@ mod tests {
         };
         let land = field_at(&schema, &path("board.generate.land"), &board).expect("land");
         assert_eq!(land.reference.as_deref(), Some("terrain"));
-        let item = field_at(&schema, &path("pieces.character.items.0"), &no_value).expect("an item of a piece");
+        let item = field_at(&schema, &path("pieces.soldier.items.0"), &no_value).expect("an item of a piece");
         assert_eq!(item.reference.as_deref(), Some("items"));
-        let template = field_at(&schema, &path("items.pistol.inherits"), &no_value).expect("inherits");
+        let template = field_at(&schema, &path("items.bow.inherits"), &no_value).expect("inherits");
         assert_eq!(template.reference.as_deref(), Some("items"));
     }
 

@@ -11,14 +11,14 @@ use meeple_engine::rules::Ruleset;
 use serde_json::Value as Json;
 use toml_edit::Value;
 
+use super::balance::BalancePanel;
 use super::model::{ModModel, Node, Seg, is_collection, path_text};
 use super::schema::{FieldInfo, FieldKind, data_schema, field_at};
-use balance_placeholder::BalancePanel;
 
 /// What the editor shows in its main area.
 #[derive(Clone, Debug, PartialEq)]
 pub enum View {
-    /// The form of one definition or table (`items.sniper_rifle`, `board`).
+    /// The form of one definition or table (`items.bow`, `board`).
     Entry(Vec<Seg>),
     /// A collection's entries side by side.
     Table(String),
@@ -652,20 +652,4 @@ fn copy_folder(from: &Path, to: &Path) -> std::io::Result<()> {
         }
     }
     Ok(())
-}
-
-// TEMPORARY until editor/balance.rs lands.
-mod balance_placeholder {
-    use std::sync::Arc;
-
-    use meeple_engine::rules::Ruleset;
-
-    #[derive(Default)]
-    pub struct BalancePanel;
-
-    impl BalancePanel {
-        pub fn ui(&mut self, ui: &mut egui::Ui, _before: &Arc<Ruleset>, _after: Option<&Arc<Ruleset>>) {
-            ui.label("balance");
-        }
-    }
 }
