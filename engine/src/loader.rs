@@ -142,6 +142,29 @@ pub fn load_mod_edited(folder: &Path, chosen: &Choices, overlay: &Overlay) -> Re
         }
     };
 
+    // A variant's data lies over the data of the mods it extends, base first.
+    let bases = match extended_mods(folder, &manifest) {
+        Ok(bases) => bases,
+        Err(problem) => {
+            // Without the mod it extends, the variant's data cannot be checked.
+            problems.push(problem.in_file(display(&files.manifest)));
+            return Err(finish(problems));
+        }
+    };
+    let mut layers = Vec::new();
+    let mut base_hooks = Vec::new();
+    for base in &bases {
+        let base_files = mod_files(base).map_err(|d| vec![d])?;
+        let mut layer = Vec::new();
+        for path in &base_files.data {
+            match read(path) {
+                Ok(bytes) => layer.push((display(path), bytes)),
+                Err(d) => problems.push(d),
+            }
+        }
+        layers.push(layer);
+        base_hooks.extend(base_files.hooks.iter().map(|p| (base.clone(), p.clone())));
+    }
     let mut inputs = Vec::new();
     for path in &files.data {
         match read(path) {
@@ -149,7 +172,7 @@ pub fn load_mod_edited(folder: &Path, chosen: &Choices, overlay: &Overlay) -> Re
             Err(d) => problems.push(d),
         }
     }
-    if inputs.is_empty() {
+    if inputs.is_empty() && bases.is_empty() {
         problems.push(
             Diagnostic::error(
                 "the mod has no data files: put at least the `[board]` and `[end]` tables in a .toml file",
@@ -157,7 +180,8 @@ pub fn load_mod_edited(folder: &Path, chosen: &Choices, overlay: &Overlay) -> Re
             .in_file(display(folder)),
         );
     }
-    let mut data_files = source::load_files(inputs, COLLECTIONS);
+    layers.push(inputs);
+    let mut data_files = source::load_layers(layers, COLLECTIONS);
     let (chosen_options, mut option_problems) = options::apply(&mut data_files.root, chosen, &data_files.sources);
     problems.append(&mut option_problems);
     // Schema problems are reported, and whatever did read correctly is still compiled, so
@@ -180,14 +204,17 @@ pub fn load_mod_edited(folder: &Path, chosen: &Choices, overlay: &Overlay) -> Re
     };
 
     let mut hooks = Vec::new();
-    for path in &files.hooks {
+    // The extended mods' hooks first, so the variant's functions of the same name replace them.
+    let own_hooks = files.hooks.iter().map(|p| (folder.to_path_buf(), p.clone()));
+    for (owner, path) in base_hooks.into_iter().chain(own_hooks) {
+        let path = &path;
         match read(path).and_then(|bytes| {
             String::from_utf8(bytes).map_err(|_| {
                 Diagnostic::error("the file is not valid UTF-8 text; save it as UTF-8").in_file(display(path))
             })
         }) {
             Ok(text) => {
-                let folder_name = folder.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+                let folder_name = owner.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
                 let file_name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
                 let chunk_name = format!("{folder_name}/hooks/{file_name}");
                 hooks.push(HookSource { display_path: display(path), chunk_name, text })
@@ -257,6 +284,45 @@ pub fn load_mod_edited(folder: &Path, chosen: &Choices, overlay: &Overlay) -> Re
         return Err(finish(problems));
     }
     Ok(LoadedMod { ruleset, warnings: problems })
+}
+
+/// The folders of the mods `manifest` extends, the most basic first (a variant of a variant
+/// lies over both). Each is looked for next to `folder`, then among the bundled mods.
+fn extended_mods(folder: &Path, manifest: &Manifest) -> Result<Vec<PathBuf>, Diagnostic> {
+    let mut chain: Vec<PathBuf> = Vec::new();
+    let mut next = manifest.extends.clone();
+    let mut seen = vec![manifest.id.clone()];
+    while let Some(id) = next {
+        if seen.contains(&id) {
+            return Err(Diagnostic::error(format!("`extends` goes round in a circle: {} → {id}", seen.join(" → ")))
+                .with_key("extends"));
+        }
+        if chain.len() >= 8 {
+            return Err(Diagnostic::error("`extends` chains at most 8 mods").with_key("extends"));
+        }
+        let beside = folder.parent().map(|p| p.join(&id));
+        let bundled = bundled_mods_dir().join(&id);
+        let Some(base) = [beside, Some(bundled)].into_iter().flatten().find(|f| f.join("mod.toml").is_file()) else {
+            let near: Vec<String> = folder
+                .parent()
+                .map(|p| {
+                    discover(p).iter().filter_map(|f| f.file_name().map(|n| n.to_string_lossy().to_string())).collect()
+                })
+                .unwrap_or_default();
+            return Err(Diagnostic::error(format!(
+                "`extends = \"{id}\"`: there is no mod `{id}` next to this one or among the bundled mods"
+            ))
+            .with_key("extends")
+            .with_suggestion(did_you_mean(&id, near.iter().map(String::as_str))));
+        };
+        let text = std::fs::read_to_string(base.join("mod.toml")).unwrap_or_default();
+        let base_manifest: Option<Manifest> = toml::from_str(&text).ok();
+        next = base_manifest.and_then(|m| m.extends);
+        seen.push(id);
+        chain.push(base);
+    }
+    chain.reverse();
+    Ok(chain)
 }
 
 /// Mends what a schema problem is about so the rest of its table can still be read and its
@@ -351,6 +417,7 @@ fn broken_manifest() -> Manifest {
         description: String::new(),
         seats: SeatRange { min: 1, max: 16, default: None, by_side: None },
         authors: Vec::new(),
+        extends: None,
     }
 }
 

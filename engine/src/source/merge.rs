@@ -44,6 +44,28 @@ pub fn merge(parts: Vec<RawNode>, collections: &[&str], sources: &Sources) -> (R
     (RawNode::new(RawValue::Table(merged), root_loc), diagnostics)
 }
 
+/// Lays `over` on `below`: tables merge key by key (recursively), any other value replaces the
+/// one below (with its own location, so problems point at the layer that wrote it).
+pub fn overlay(below: &mut RawNode, over: RawNode) {
+    match (&mut below.value, over.value) {
+        (RawValue::Table(target), RawValue::Table(entries)) => {
+            for (key, node) in entries {
+                match target.get_mut(&key) {
+                    Some(existing) => overlay(existing, node),
+                    None => {
+                        target.insert(key, node);
+                    }
+                }
+            }
+        }
+        (_, value) => {
+            below.value = value;
+            below.loc = over.loc;
+            below.key_loc = over.key_loc.or(below.key_loc);
+        }
+    }
+}
+
 /// Adds the entries of one file's `collection` table to the merged collection of that name.
 fn merge_collection(
     merged: &mut RawTable,

@@ -74,24 +74,44 @@ impl LoadedData {
 /// names the top-level keys holding definitions by id (e.g. `pieces`, `cards`), whose entries
 /// are gathered from all files and may inherit from each other.
 pub fn load_files(files: Vec<(String, Vec<u8>)>, collections: &[&str]) -> LoadedData {
+    load_layers(vec![files], collections)
+}
+
+/// Loads a mod made of layers: the first is a mod's own files; each further layer (a mod that
+/// `extends` the one before) is merged on its own and then laid over the data so far — tables
+/// merge key by key, any other value replaces the one below. Templates are resolved last, over
+/// the whole.
+pub fn load_layers(layers: Vec<Vec<(String, Vec<u8>)>>, collections: &[&str]) -> LoadedData {
     let mut sources = Sources::new();
     let mut diagnostics = Vec::new();
-    let mut parts = Vec::new();
-    for (display_path, bytes) in files {
-        let file = match sources.add_bytes(display_path, bytes) {
-            Ok(file) => file,
-            Err(problem) => {
-                diagnostics.push(problem);
-                continue;
+    let mut merged: Option<RawNode> = None;
+    for files in layers {
+        let mut parts = Vec::new();
+        for (display_path, bytes) in files {
+            let file = match sources.add_bytes(display_path, bytes) {
+                Ok(file) => file,
+                Err(problem) => {
+                    diagnostics.push(problem);
+                    continue;
+                }
+            };
+            match raw::parse(&sources, file) {
+                Ok(root) => parts.push(root),
+                Err(mut problems) => diagnostics.append(&mut problems),
             }
-        };
-        match raw::parse(&sources, file) {
-            Ok(root) => parts.push(root),
-            Err(mut problems) => diagnostics.append(&mut problems),
         }
+        let (layer, mut problems) = merge::merge(parts, collections, &sources);
+        diagnostics.append(&mut problems);
+        merged = Some(match merged {
+            None => layer,
+            Some(mut below) => {
+                merge::overlay(&mut below, layer);
+                below
+            }
+        });
     }
-    let (merged, mut problems) = merge::merge(parts, collections, &sources);
-    diagnostics.append(&mut problems);
+    let merged =
+        merged.unwrap_or_else(|| RawNode::new(RawValue::Table(RawTable::new()), Location::new(FileId(0), 0, 0)));
     let (root, inheritance, mut problems) = inherit::resolve(merged, collections, &sources);
     diagnostics.append(&mut problems);
     sort_diagnostics(&mut diagnostics);

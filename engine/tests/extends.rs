@@ -1,0 +1,96 @@
+//! A mod that `extends` another is that mod with its own data laid over (tables merge key by
+//! key, other values replace) and its hooks loaded after; a missing base or a circle is a located
+//! error with a "did you mean".
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{MINIMAL_DATA, manifest};
+use meeple_engine::loader::load_mod;
+
+/// Writes mod folders side by side in a fresh folder: (id, [(relative path, contents)]).
+fn write_mods(mods: &[(&str, Vec<(&str, String)>)]) -> PathBuf {
+    static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let root = std::env::temp_dir().join(format!("meeple-extends-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    for (id, files) in mods {
+        for (path, contents) in files {
+            let target = root.join(id).join(path);
+            std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+            std::fs::write(target, contents).unwrap();
+        }
+    }
+    root
+}
+
+fn variant_manifest(id: &str, base: &str) -> String {
+    format!("{}extends = \"{base}\"\n", manifest(id))
+}
+
+const BASE_HOOK: &str = "function bonus(n) return n + 1 end\n";
+
+fn base() -> (&'static str, Vec<(&'static str, String)>) {
+    let data = MINIMAL_DATA.replace("effect = [\"from.dice += 1\"]", "effect = [\"from.dice += hook('bonus', 1)\"]");
+    ("base", vec![("mod.toml", manifest("base")), ("data.toml", data), ("hooks/bonus.lua", BASE_HOOK.to_string())])
+}
+
+fn load(root: &Path, id: &str) -> Result<std::sync::Arc<meeple_engine::rules::Ruleset>, Vec<String>> {
+    load_mod(&root.join(id)).map(|l| l.ruleset).map_err(|p| p.iter().map(ToString::to_string).collect())
+}
+
+#[test]
+fn a_variant_lays_its_values_over_the_base_and_replaces_its_hooks() {
+    let root = write_mods(&[
+        base(),
+        (
+            "variant",
+            vec![
+                ("mod.toml", variant_manifest("variant", "base")),
+                ("patch.toml", "[space_counters.dice]\nmax = 12\n\n[actions.push]\nlabel = \"Shove\"\n".into()),
+                ("hooks/bonus.lua", "function bonus(n) return n + 5 end\n".into()),
+            ],
+        ),
+    ]);
+    let base = load(&root, "base").unwrap();
+    let variant = load(&root, "variant").unwrap();
+    assert_eq!(variant.manifest.id, "variant");
+    assert_eq!(base.space_counters[0].max, 8);
+    assert_eq!(variant.space_counters[0].max, 12, "the variant's value replaces the base's");
+    assert_eq!(variant.actions[0].label, "Shove");
+    assert_eq!(variant.actions[0].params.len(), 1, "keys the variant leaves out stay the base's");
+    assert_eq!(variant.hooks.len(), 2, "the base's hooks, then the variant's");
+    assert!(variant.hooks[0].display_path.contains("base"));
+    // Playing it: the variant's `bonus` replaced the base's (push adds 1 + 5).
+    let mut engine = meeple_engine::game::Engine::new(variant.clone()).unwrap();
+    let setup = meeple_engine::game::GameSetup::new(&variant, 1, 2, "human");
+    let mut events = meeple_engine::game::Events::discard();
+    let mut state = engine.new_game(&setup, &mut events).unwrap();
+    let a = state.board.find("a").unwrap();
+    state.set_owner(a, state.turn.seat);
+    let before = state.counter(a, 0);
+    let push = meeple_engine::game::Action::rule(0, &[i64::from(a)]);
+    engine.apply(&mut state, &push, &mut events).unwrap();
+    assert_eq!(state.counter(a, 0) - before, 6);
+}
+
+#[test]
+fn a_missing_base_is_named_with_a_suggestion() {
+    let root = write_mods(&[base(), ("variant", vec![("mod.toml", variant_manifest("variant", "bsae"))])]);
+    let problems = load(&root, "variant").unwrap_err();
+    assert_eq!(problems.len(), 1, "{problems:#?}");
+    assert!(problems[0].contains("there is no mod `bsae`"), "{}", problems[0]);
+    assert!(problems[0].contains("did you mean `base`"), "{}", problems[0]);
+    assert!(problems[0].contains("mod.toml"), "{}", problems[0]);
+}
+
+#[test]
+fn extending_in_a_circle_is_refused() {
+    let root = write_mods(&[
+        ("one", vec![("mod.toml", variant_manifest("one", "two")), ("data.toml", MINIMAL_DATA.to_string())]),
+        ("two", vec![("mod.toml", variant_manifest("two", "one")), ("data.toml", MINIMAL_DATA.to_string())]),
+    ]);
+    let problems = load(&root, "one").unwrap_err();
+    assert!(problems.iter().any(|p| p.contains("circle")), "{problems:#?}");
+}
