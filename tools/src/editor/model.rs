@@ -146,7 +146,13 @@ impl ModModel {
     }
 
     /// The item at `path` in the file that has it (the first such file).
+    ///
+    /// Paths starting with `mod` are in `mod.toml` (`mod.name`, `mod.seats.max`); the others in
+    /// the data files.
     pub fn get(&self, path: &[Seg]) -> Option<(usize, &Item)> {
+        if let Some(inner) = manifest_path(path) {
+            return walk(self.files.first()?.doc.as_item(), inner).map(|item| (0, item));
+        }
         self.files.iter().enumerate().skip(1).find_map(|(i, f)| walk(f.doc.as_item(), path).map(|item| (i, item)))
     }
 
@@ -193,7 +199,8 @@ impl ModModel {
         };
         let before = self.files[file].text();
         {
-            let item = walk_mut(self.files[file].doc.as_item_mut(), parent).expect("found above");
+            let inner_parent = manifest_path(parent).unwrap_or(parent);
+            let item = walk_mut(self.files[file].doc.as_item_mut(), inner_parent).expect("found above");
             match last {
                 Seg::Key(key) => {
                     let existed = item.get(key.as_str()).is_some();
@@ -263,7 +270,8 @@ impl ModModel {
     /// The definitions the data has: for each collection (`items`, `pieces`, …) its entry ids,
     /// for each single table (`board`, `turn`, …) itself, in the order the files give them.
     pub fn sections(&self) -> Vec<(String, Vec<String>)> {
-        let mut sections: Vec<(String, Vec<String>)> = Vec::new();
+        // `mod.toml` first: the mod's name, description, seats.
+        let mut sections: Vec<(String, Vec<String>)> = vec![(MANIFEST.to_string(), Vec::new())];
         for file in self.files.iter().skip(1) {
             for (key, item) in file.doc.as_table().iter() {
                 let entries: Vec<String> = if is_collection(key) {
@@ -382,6 +390,17 @@ pub enum Node {
     Value(Value),
     Table,
     List(usize),
+}
+
+/// The first key of paths into `mod.toml`.
+pub const MANIFEST: &str = "mod";
+
+/// The path inside `mod.toml` of a path that starts with `mod`.
+fn manifest_path(path: &[Seg]) -> Option<&[Seg]> {
+    match path.first() {
+        Some(Seg::Key(key)) if key == MANIFEST => Some(&path[1..]),
+        _ => None,
+    }
 }
 
 /// Collections of definitions by id (the rest of the top level are single tables).

@@ -12,8 +12,8 @@ use serde_json::Value as Json;
 use toml_edit::Value;
 
 use super::balance::BalancePanel;
-use super::model::{ModModel, Node, Seg, is_collection, path_text};
-use super::schema::{FieldInfo, FieldKind, data_schema, field_at};
+use super::model::{MANIFEST, ModModel, Node, Seg, is_collection, path_text};
+use super::schema::{FieldInfo, FieldKind, data_schema, field_at, manifest_schema};
 
 /// What the editor shows in its main area.
 #[derive(Clone, Debug, PartialEq)]
@@ -58,6 +58,7 @@ pub struct EditorScreen {
     /// The outcome of the last action (saved, refused, …).
     pub status: Option<(bool, String)>,
     schema: Json,
+    manifest_schema: Json,
     pub balance: BalancePanel,
 }
 
@@ -76,6 +77,7 @@ impl EditorScreen {
             draft_problems: BTreeMap::new(),
             status: None,
             schema: data_schema(),
+            manifest_schema: manifest_schema(),
         })
     }
 
@@ -623,14 +625,26 @@ impl EditorScreen {
         }
     }
 
-    /// What the schema says about the field at `path`.
+    /// What the schema says about the field at `path` (paths into `mod.toml` by the manifest's
+    /// schema).
     fn field(&self, path: &[Seg]) -> Option<FieldInfo> {
+        if path.first() == Some(&Seg::Key(MANIFEST.into())) {
+            let prefix = path[..1].to_vec();
+            return field_at(&self.manifest_schema, &path[1..], &|inner| {
+                let mut full = prefix.clone();
+                full.extend(inner.iter().cloned());
+                self.model.json(&full)
+            });
+        }
         field_at(&self.schema, path, &|prefix| self.model.json(prefix))
     }
 }
 
-/// A section's title: `space_counters` → "Space counters".
+/// A section's title: `space_counters` → "Space counters"; `mod` → "mod.toml".
 fn section_title(key: &str) -> String {
+    if key == MANIFEST {
+        return "mod.toml".into();
+    }
     let text = key.replace('_', " ");
     let mut chars = text.chars();
     match chars.next() {
