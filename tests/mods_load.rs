@@ -37,7 +37,13 @@ fn checked_in_schemas_are_up_to_date() {
             stale.push(name);
         }
     }
-    assert!(stale.is_empty(), "stale schemas {stale:?}: run `cargo run -- schema` and commit schemas/");
+    // The pages generated from the types and the Lua API's description.
+    for (path, text) in meeple_engine::schema::docs() {
+        if std::fs::read_to_string(root().join(path)).ok().as_deref() != Some(text.as_str()) {
+            stale.push(path);
+        }
+    }
+    assert!(stale.is_empty(), "stale generated files {stale:?}: run `cargo run -- schema` and commit them");
 }
 
 /// The engine knows no game: no bundled mod's id or name, and none of its items or sides,

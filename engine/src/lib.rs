@@ -13,5 +13,6 @@ pub mod rules;
 pub mod save;
 pub mod scenario;
 pub mod schema;
+pub mod schema_doc;
 pub mod sim;
 pub mod source;

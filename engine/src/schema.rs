@@ -1,5 +1,6 @@
-//! JSON Schemas for every file kind a modder or a tool writes, generated from the Rust types
-//! (`meeple schema` writes them into `schemas/`; a test fails when the checked-in copies are
+//! JSON Schemas for every file kind a modder or a tool writes, generated from the Rust types,
+//! and the Lua API's annotations and reference, generated from `lua::api_doc` (`meeple schema`
+//! writes them into `schemas/` and `docs/modding/`; tests fail when the checked-in copies are
 //! stale).
 
 use schemars::JsonSchema;
@@ -24,7 +25,8 @@ pub struct ActionScript {
     pub actions: Vec<ActionRecord>,
 }
 
-/// Every schema: (file name, pretty JSON text ending in a newline).
+/// Every file of `schemas/`: (file name, text ending in a newline): the JSON Schemas and the
+/// Lua API's EmmyLua/LuaLS annotations (`meeple.lua`).
 pub fn all() -> Vec<(&'static str, String)> {
     fn text<T: JsonSchema>() -> String {
         let schema = schemars::schema_for!(T);
@@ -36,11 +38,22 @@ pub fn all() -> Vec<(&'static str, String)> {
         ("actions.schema.json", text::<ActionScript>()),
         ("save.schema.json", text::<SaveFile>()),
         ("setup.schema.json", text::<GameSetup>()),
+        ("meeple.lua", crate::lua::api_doc::emmylua()),
+    ]
+}
+
+/// Every generated page of the documentation: (path from the repository's root, Markdown text
+/// ending in a newline).
+pub fn docs() -> Vec<(&'static str, String)> {
+    vec![
+        ("docs/modding/lua-api.md", crate::lua::api_doc::markdown()),
+        (crate::schema_doc::REFERENCE_PATH, crate::schema_doc::markdown()),
     ]
 }
 
 /// Definitions in collections may inherit from templates.
-const TEMPLATE_DEFS: &[&str] = &["TerrainDef", "PieceKindDef", "ItemDef", "CardDef", "DeckDef", "ActionDef"];
+const TEMPLATE_DEFS: &[&str] =
+    &["TerrainDef", "PieceKindDef", "ItemDef", "CardDef", "DeckDef", "ActionDef", "OptionDef"];
 
 /// The schema editors check each data file against. It differs from the one the loader checks
 /// the merged data against in two ways, both because an editor sees one file as written: every

@@ -36,7 +36,9 @@ enum Command {
     Test(cli::test::TestArgs),
     /// Evaluate Lua in a mod's sandbox, with a new game's state (a console without -e).
     Lua(cli::lua::LuaArgs),
-    /// Regenerate the JSON Schemas in schemas/.
+    /// Create a new mod folder from a template (one per board kind) that passes `check` and `test`.
+    New(cli::new::NewArgs),
+    /// Regenerate the generated files: JSON Schemas and Lua annotations in schemas/, the reference pages in docs/modding/.
     Schema {
         /// Where to write them.
         #[arg(long, default_value = "schemas")]
@@ -106,6 +108,7 @@ fn main() -> ExitCode {
         Some(Command::Replay(args)) => cli::replay::run(args),
         Some(Command::Test(args)) => cli::test::run(args),
         Some(Command::Lua(args)) => cli::lua::run(args),
+        Some(Command::New(args)) => cli::new::run(args),
         Some(Command::Schema { out, check }) => cli::schema::run(&out, check),
     };
     match result {

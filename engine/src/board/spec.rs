@@ -24,21 +24,17 @@ use crate::rng::GameRng;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum BoardSpec {
-    /// A grid of squares with four or eight neighbours per space.
+    // The variants' descriptions are their structs' doc comments (a doc comment here would
+    // replace the struct's in the schema and the reference).
     Square(SquareSpec),
-    /// A zig-zag grid: every other row (or column) shifted half a cell, six neighbours per
-    /// space, like hexes.
     Offset(OffsetSpec),
-    /// A randomly generated map of territories made of lattice cells, with sea around.
     Territories(TerritorySpec),
-    /// Concentric rings and open tracks of spaces, optionally one-way, joined by links.
     Rings(RingsSpec),
-    /// An explicit graph: named spaces and the links between them.
     Graph(GraphSpec),
 }
 
-/// A grid of squares (`kind = "square"`). Spaces are labelled by column and row (see
-/// `labels`); row 0 is the top row.
+/// A grid of squares with four or eight neighbours per space (`kind = "square"`). Spaces are
+/// labelled by column and row (see `labels`); row 0 is the top row.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SquareSpec {
@@ -155,11 +151,11 @@ pub struct WallSpec {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum GenerateSpec {
-    /// Random land and water with natural-looking coasts.
+    // The description is `LandWaterSpec`'s doc comment.
     LandWater(LandWaterSpec),
 }
 
-/// Random land and water (`kind = "land_water"`).
+/// Random land and water with natural-looking coasts (`kind = "land_water"`).
 ///
 /// Algorithm: every cell draws a uniform random number; `smoothing` rounds of averaging each
 /// cell with its neighbours turn the noise into smooth hills and valleys; the lowest
@@ -200,8 +196,9 @@ fn default_true() -> bool {
     true
 }
 
-/// A random map of territories (`kind = "territories"`). Each territory is a connected group of
-/// lattice cells and is one space of the board, labelled `1`, `2`, … in the order it was placed.
+/// A randomly generated map of territories made of lattice cells, with sea around
+/// (`kind = "territories"`). Each territory is a connected group of lattice cells and is one
+/// space of the board, labelled `1`, `2`, … in the order it was placed.
 /// Territories sharing a cell side are adjacent.
 ///
 /// Algorithm: the outer ring of lattice cells always stays sea (on lattices of at least 3×3).
@@ -276,8 +273,9 @@ impl TerritorySize {
     }
 }
 
-/// Rings and tracks (`kind = "rings"`): each ring is a cycle of spaces (or an open track), drawn
-/// as concentric circles, the first ring outermost.
+/// Concentric rings and open tracks of spaces, optionally one-way, joined by links
+/// (`kind = "rings"`): each ring is a cycle of spaces (or an open track), drawn as concentric
+/// circles, the first ring outermost.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RingsSpec {

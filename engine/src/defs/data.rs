@@ -377,6 +377,7 @@ pub struct TurnDef {
     /// How many matches a game has (with `rounds_per_match`); after the last one the game ends
     /// and `end.score` decides the winner.
     #[serde(default = "one", skip_serializing_if = "is_one")]
+    #[schemars(extend("default" = 1))]
     pub matches: u32,
     /// *Effect* when a match ends, before the next one starts; `me` is the first seat.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -10,6 +10,7 @@
 //! allocation) and swapped back afterwards.
 
 mod api;
+pub mod api_doc;
 pub mod sandbox;
 
 use std::sync::Arc;

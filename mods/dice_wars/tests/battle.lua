@@ -44,6 +44,7 @@ test("attacking from a territory with one die is refused", function()
   local g = fresh()
   local ok, reason = g:try{ action = "attack", from = "c", to = "b" }
   expect_eq(ok, false)
+  ---@cast reason -nil
   expect(reason:find("from", 1, true), reason)
   expect_eq(g:counter("c", "dice"), 1)
   expect_eq(g:owner("b"), 2)
@@ -53,6 +54,7 @@ test("attacking from an enemy territory is refused", function()
   local g = fresh()
   local ok, reason = g:try{ action = "attack", from = "b", to = "a" }
   expect_eq(ok, false)
+  ---@cast reason -nil
   expect(reason:find("not owned", 1, true), reason)
   ok = g:try{ action = "attack", from = "d", to = "e" }
   expect_eq(ok, false)
@@ -64,6 +66,7 @@ test("attacking one's own territory is refused", function()
   g:set_owner("f", 1)
   local ok, reason = g:try{ action = "attack", from = "g", to = "f" }
   expect_eq(ok, false)
+  ---@cast reason -nil
   expect(reason:find("`to` does not satisfy", 1, true), reason)
   ok = g:try{ action = "attack", from = "e", to = "f" }
   expect_eq(ok, false)
@@ -73,9 +76,12 @@ test("attacking a territory that is not adjacent is refused", function()
   local g = fresh()
   local ok, reason = g:try{ action = "attack", from = "a", to = "f" }
   expect_eq(ok, false)
+  ---@cast reason -nil
   expect(reason:find("not adjacent", 1, true), reason)
+  ---@cast reason string?
   ok, reason = g:try{ action = "attack", from = "g", to = "b" }
   expect_eq(ok, false)
+  ---@cast reason -nil
   expect(reason:find("not adjacent", 1, true), reason)
 end)
 
@@ -83,9 +89,12 @@ test("an attack out of turn is refused, and an unknown space is an error", funct
   local g = fresh()
   local ok, reason = g:try{ action = "attack", seat = 2, from = "b", to = "a" }
   expect_eq(ok, false)
+  ---@cast reason -nil
   expect(reason:find("not seat 2's turn", 1, true), reason)
+  ---@cast reason string?
   ok, reason = g:try{ action = "attack", from = "a", to = "zz" }
   expect_eq(ok, false)
+  ---@cast reason -nil
   expect(reason:find("zz", 1, true), reason)
 end)
 

@@ -47,11 +47,12 @@ end)
 
 test("replaying includes hand-made actions: attacks, passes and leaving", function()
   local g = scenario.new{ seed = 17, seats = 3 }
-  local attack
+  local attack ---@type meeple.ActionRecord?
   for _, a in ipairs(g:legal()) do
     if a.action == "attack" and not attack then attack = a end
   end
   expect(attack ~= nil, "seat 1 has an attack")
+  ---@cast attack -nil
   g:act{ action = "attack", from = attack.from, to = attack.to }
   g:act{ action = "leave", seat = 3 }
   g:pass()

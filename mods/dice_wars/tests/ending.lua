@@ -47,6 +47,7 @@ test("after the win every action is refused and nothing is legal", function()
   } do
     local ok, reason = g:try(a)
     expect_eq(ok, false, a.action)
+    ---@cast reason -nil
     expect(reason:find("over", 1, true) or reason:find("turn", 1, true), reason)
   end
   expect_error(function() g:pass() end, "refused")
@@ -73,6 +74,7 @@ test("computer players finish a game with a single winner who holds the whole ma
     g:play("greedy", 20000)
     expect(g:over(), "seed " .. seed .. " not over")
     local o = g:outcome()
+    ---@cast o meeple.Win
     expect_eq(o.result, "win", "seed " .. seed)
     expect_eq(#o.seats, 1)
     expect_eq(g:owned(o.seats[1]), g:space_count())
@@ -126,6 +128,7 @@ test("50 turns after the countdown starts the game is drawn, split by largest gr
   expect_eq(g:over(), true)
   expect_eq(g:turn(), 56)
   local o = g:outcome()
+  ---@cast o meeple.Draw
   expect_eq(o.result, "draw")
   expect_eq(#o.shares, 2)
   expect_eq({ o.shares[1].seat, o.shares[1].weight }, { 1, 3 })
@@ -175,6 +178,7 @@ test("draw shares follow the largest group, not the territory count", function()
   g:set_turn(1, 51)
   g:pass()
   local o = g:outcome()
+  ---@cast o meeple.Draw
   expect_eq(o.result, "draw")
   expect_eq(g:owned(1), 11)
   expect_eq(g:owned(2), 9)
@@ -194,6 +198,7 @@ test("a player leaving so that two remain also starts the countdown; grey gets n
   g:pass()
   expect_eq(g:turn(), 53)
   local o = g:outcome()
+  ---@cast o meeple.Draw
   expect_eq(o.result, "draw")
   expect_eq(#o.shares, 2, "only the two players still playing share the pot")
   expect_eq({ o.shares[1].seat, o.shares[1].weight, o.shares[2].seat, o.shares[2].weight }, { 1, 3, 2, 2 })

@@ -83,6 +83,7 @@ test("grey dice never attack: a grey seat cannot act, leave again or come back",
   g:act{ action = "leave", seat = 2 }
   local ok, reason = g:try{ action = "attack", seat = 2, from = "b1", to = "a1" }
   expect_eq(ok, false)
+  ---@cast reason -nil
   expect(reason:find("seat 2", 1, true), reason)
   ok = g:try{ action = "leave", seat = 2 }
   expect_eq(ok, false, "leaving twice")

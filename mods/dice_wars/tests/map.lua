@@ -90,6 +90,7 @@ test("the map is one connected landmass with symmetric borders", function()
           expect(back, where .. ": " .. label .. " borders " .. other .. " but not the reverse")
         end
       end
+      ---@type table<string, boolean>, string[], integer
       local seen, queue, count = { [labels[1]] = true }, { labels[1] }, 1
       while #queue > 0 do
         local here = table.remove(queue)
@@ -122,7 +123,7 @@ end)
 
 test("the setup deals dice only through the rules: events show 1 + 2 per territory", function()
   local g = scenario.new{ seed = 7, seats = 3 }
-  local owners, placed = 0, 0
+  local owners, placed = 0, 0 ---@type integer, number
   for _, e in ipairs(g:events(true)) do
     if e.event == "turn_started" then break end
     if e.event == "owner_changed" then owners = owners + 1 end

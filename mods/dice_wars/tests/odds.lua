@@ -5,6 +5,8 @@
 local board, arrange = helpers.board, helpers.arrange
 
 -- How many ways n six-sided dice make each sum: ways[s] (integers, exact).
+---@param n integer
+---@return table<integer, integer> ways
 local function ways(n)
   local w = { [0] = 1 }
   for _ = 1, n do
@@ -132,6 +134,7 @@ local function greedy_step(g)
     local p = before[acted.from .. ">" .. acted.to]
     expect(p ~= nil, "attack not listed as legal")
     expect(p >= 0.5, ("greedy attacked %s>%s at %.4f"):format(acted.from, acted.to, p))
+    ---@cast best number
     expect_near(p, best, 1e-12, "greedy did not take the best chance")
   else
     expect_eq(acted.action, "pass")

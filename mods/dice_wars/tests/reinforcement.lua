@@ -13,6 +13,9 @@ end
 
 -- Checks that between two snapshots only `seat`'s territories changed, none went down and
 -- none went above 8; returns how many dice were added.
+---@param g meeple.Scenario
+---@param before table<string, integer> dice by label
+---@param seat integer
 local function added_to(g, before, seat)
   local added = 0
   for label, was in pairs(before) do
@@ -63,7 +66,7 @@ test("the example of the rules: groups of 6, 3 and 5 give 6 new dice", function(
   expect_eq(added_to(g, before, 1), 6)
   expect_eq(g:resource(1, "reserve"), 0)
   -- every placement event is on one of seat 1's territories, before the turn ended
-  local placed, ended = 0, false
+  local placed, ended = 0, false ---@type number, boolean
   for _, e in ipairs(ev) do
     if e.event == "turn_ended" then ended = true end
     if e.event == "counter_changed" then
@@ -243,7 +246,7 @@ test("on the real map every seat's reinforcement is its largest group", function
       local reserve = g:resource(seat, "reserve")
       g:pass()
       -- the pass may run further turns by themselves; count only this seat's turn end
-      local added, ended = 0, false
+      local added, ended = 0, false ---@type number, boolean
       for _, e in ipairs(g:events()) do
         if e.event == "turn_ended" then
           expect_eq(e.seat, seat)

@@ -161,6 +161,7 @@ test("a seat that loses its last territory is eliminated and skipped", function(
   -- an eliminated seat cannot act or leave
   local ok, reason = g:try{ action = "leave", seat = 2 }
   expect_eq(ok, false)
+  ---@cast reason -nil
   expect(reason:find("seat 2", 1, true), reason)
   expect_eq(g:resource(2, "reserve"), 0)
 end)

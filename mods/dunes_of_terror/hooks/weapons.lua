@@ -4,6 +4,7 @@
 
 -- The sniper rifle: one die; 1, 2 or 3 miss, and 4, 5, 6 deal 25, 50 or 75 damage (health is
 -- counted in percent, so that is a quarter, half or three quarters of a full character).
+---@type integer[]
 local SNIPER_DAMAGE = { 0, 0, 0, 25, 50, 75 }
 
 ---@param shots integer bullets fired (always 1 for the sniper rifle)

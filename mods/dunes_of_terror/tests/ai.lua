@@ -27,6 +27,7 @@ test("medium players finish by wiping out a side, before the turn limit", functi
     expect(g:over(), what .. ": the game did not finish")
     expect(g:turn() < 4000, what .. ": the game ran to the turn limit (turn " .. g:turn() .. ")")
     local outcome = g:outcome()
+    ---@cast outcome -nil
     expect_eq(outcome.result, "win", what)
     for _, seat in ipairs(losers(outcome, case.seats)) do
       expect_eq(g:piece_of(seat), nil, what .. ": seat " .. seat .. " of the losing side has a character left")

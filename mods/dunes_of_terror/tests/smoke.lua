@@ -5,6 +5,7 @@ test("medium players finish a game of eight characters, and it replays", functio
   g:play("medium", 20000)
   expect(g:over(), "the game did not finish")
   local outcome = g:outcome()
+  ---@cast outcome -nil
   expect(outcome.result == "win", "expected a side to win, got " .. tostring(outcome.result))
   expect_eq(g:replay_hash(), g:hash())
 end)

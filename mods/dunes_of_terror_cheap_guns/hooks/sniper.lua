@@ -1,5 +1,6 @@
 -- Replaces Dunes of Terror's sniper rifle (this file loads after the base mod's hooks): a 3 now
 -- grazes for 10; 4, 5 and 6 still deal 25, 50 and 75.
+---@type integer[]
 local SNIPER_DAMAGE = { 0, 0, 10, 25, 50, 75 }
 
 ---@param shots integer bullets fired (always 1 for the sniper rifle)

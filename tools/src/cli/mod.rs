@@ -3,6 +3,7 @@
 
 pub mod check;
 pub mod lua;
+pub mod new;
 pub mod replay;
 pub mod run;
 pub mod schema;

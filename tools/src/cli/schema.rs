@@ -1,12 +1,21 @@
-//! `meeple schema`: write (or check) the JSON Schemas generated from the engine's types.
+//! `meeple schema`: write (or check) the generated files: the JSON Schemas and the Lua API's
+//! annotations in the schemas folder (`--out`, `schemas/` by default), and the generated
+//! documentation pages under the folder that holds it (`docs/modding/lua-api.md`,
+//! `docs/modding/reference.md`).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 pub fn run(out: &Path, check: bool) -> Result<ExitCode, String> {
+    // The documentation's paths are from the repository's root: the schemas folder's parent.
+    let root = out.parent().unwrap_or(Path::new(""));
+    let files: Vec<(PathBuf, String)> = meeple_engine::schema::all()
+        .into_iter()
+        .map(|(name, text)| (out.join(name), text))
+        .chain(meeple_engine::schema::docs().into_iter().map(|(path, text)| (root.join(path), text)))
+        .collect();
     let mut stale = Vec::new();
-    for (name, text) in meeple_engine::schema::all() {
-        let path = out.join(name);
+    for (path, text) in files {
         let current = std::fs::read_to_string(&path).unwrap_or_default();
         if current == text {
             continue;
@@ -14,13 +23,15 @@ pub fn run(out: &Path, check: bool) -> Result<ExitCode, String> {
         if check {
             stale.push(path.display().to_string());
         } else {
-            std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+            if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+                std::fs::create_dir_all(folder).map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
+            }
             std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
             println!("wrote {}", path.display());
         }
     }
     if check && !stale.is_empty() {
-        eprintln!("stale schemas (run `meeple schema`): {}", stale.join(", "));
+        eprintln!("stale generated files (run `meeple schema`): {}", stale.join(", "));
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
