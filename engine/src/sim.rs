@@ -5,7 +5,7 @@
 //! threads or their timing: game `i` uses its own derived seeds, and results are gathered in
 //! game order.
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -169,6 +169,18 @@ pub fn run(
     config: &SimConfig,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(SimReport, Vec<GameSummary>), String> {
+    let never = AtomicBool::new(false);
+    run_until(rules, config, progress, &never).map(|done| done.expect("never cancelled"))
+}
+
+/// Runs the simulation as [`run`] does, stopping after the games in play when `cancel` is set
+/// (then `Ok(None)`): for simulations a person may call off, like the editor's balance panel.
+pub fn run_until(
+    rules: Arc<Ruleset>,
+    config: &SimConfig,
+    progress: &(dyn Fn(u64) + Sync),
+    cancel: &AtomicBool,
+) -> Result<Option<(SimReport, Vec<GameSummary>)>, String> {
     if config.levels.is_empty() {
         return Err("give at least one computer level".into());
     }
@@ -202,7 +214,7 @@ pub fn run(
                 };
                 let mut local = Vec::new();
                 loop {
-                    if stop.load(Ordering::Relaxed) != 0 {
+                    if stop.load(Ordering::Relaxed) != 0 || cancel.load(Ordering::Relaxed) {
                         break;
                     }
                     let index = next.fetch_add(1, Ordering::Relaxed);
@@ -226,10 +238,13 @@ pub fn run(
     if let Some(error) = failed.into_inner().expect("no panics while locked") {
         return Err(error);
     }
+    if cancel.load(Ordering::Relaxed) {
+        return Ok(None);
+    }
     let mut games = results.into_inner().expect("no panics while locked");
     games.sort_by_key(|g| g.index);
     let seconds = started.elapsed().as_secs_f64();
-    Ok((summarize(&rules, config, &games, seconds, threads), games))
+    Ok(Some((summarize(&rules, config, &games, seconds, threads), games)))
 }
 
 fn summarize(rules: &Ruleset, config: &SimConfig, games: &[GameSummary], seconds: f64, threads: usize) -> SimReport {

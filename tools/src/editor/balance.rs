@@ -10,14 +10,13 @@
 //! `sim::run` cannot be stopped; the results are the same game for game.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
-use std::time::{Duration, Instant};
+use std::sync::{Arc, mpsc};
+use std::time::Duration;
 
 use egui::{Color32, RichText};
 use egui_plot::{Bar, BarChart, Legend, Line, Plot};
-use meeple_engine::ai;
 use meeple_engine::defs::FirstSeat;
-use meeple_engine::game::{Engine, Outcome};
+use meeple_engine::game::Outcome;
 use meeple_engine::rules::Ruleset;
 use meeple_engine::sim::{self, GameSummary, Rate, SimConfig};
 
@@ -349,66 +348,18 @@ impl Drop for BalanceRun {
     }
 }
 
-/// Plays games `0..config.games` as `sim::run` does (same per-game seeds and levels, results in
-/// game order), stopping early when cancelled.
+/// Plays games `0..config.games` through `sim::run_until` (the same games as `sim::run`),
+/// stopping early when cancelled.
 fn play_games(rules: &Arc<Ruleset>, config: &SimConfig, shared: &Shared) -> Result<BalanceResult, String> {
-    for level in &config.levels {
-        ai::player(level, 0)?;
-    }
-    let range = rules.manifest.seats;
-    if config.seats < range.min as usize || config.seats > range.max as usize {
-        return Err(format!(
-            "{} takes {} to {} players, not {}",
-            rules.manifest.name, range.min, range.max, config.seats
-        ));
-    }
-    let started = Instant::now();
-    let next = AtomicU64::new(0);
-    let failed: Mutex<Option<String>> = Mutex::new(None);
-    let results: Mutex<Vec<GameSummary>> = Mutex::new(Vec::with_capacity(config.games as usize));
-    // A failed game stops the others, as a cancel does, but is reported as the failure.
-    let stop = AtomicBool::new(false);
-    let threads = config.threads.max(1).min(config.games.max(1) as usize);
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                let fail = |error: String| {
-                    failed.lock().expect("no panics while locked").get_or_insert(error);
-                    stop.store(true, Ordering::Relaxed);
-                };
-                let mut engine = match Engine::new(rules.clone()) {
-                    Ok(engine) => engine,
-                    Err(e) => return fail(e.to_string()),
-                };
-                let mut local = Vec::new();
-                while !stop.load(Ordering::Relaxed) && !shared.cancel.load(Ordering::Relaxed) {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    if index >= config.games {
-                        break;
-                    }
-                    match sim::play_one(&mut engine, config, index) {
-                        Ok(summary) => local.push(summary),
-                        Err(e) => {
-                            fail(e);
-                            break;
-                        }
-                    }
-                    shared.done.fetch_add(1, Ordering::Relaxed);
-                }
-                results.lock().expect("no panics while locked").append(&mut local);
-            });
-        }
-    });
-    if let Some(error) = failed.into_inner().expect("no panics while locked") {
-        return Err(error);
-    }
-    if shared.cancel.load(Ordering::Relaxed) {
+    // Workers report out of order: keep the highest count.
+    let progress = |done: u64| {
+        shared.done.fetch_max(done, Ordering::Relaxed);
+    };
+    let Some((report, games)) = sim::run_until(rules.clone(), config, &progress, &shared.cancel)? else {
         return Err(CANCELLED.into());
-    }
-    let mut games = results.into_inner().expect("no panics while locked");
-    games.sort_by_key(|g| g.index);
+    };
     let mut result = summarize(rules, config, &games);
-    result.seconds = started.elapsed().as_secs_f64();
+    result.seconds = report.timing.seconds;
     result.games_per_second = if result.seconds > 0.0 { result.games as f64 / result.seconds } else { 0.0 };
     Ok(result)
 }
