@@ -570,6 +570,22 @@ function Scenario:forced_left() end
 ---@param value integer # the new value
 function Scenario:set_stat(piece, name, value) end
 
+---Puts a new piece on a space, as the rules' `place` would: with its kind's starting stats and items. An unknown kind or space is an error.
+---
+---```lua
+---local knight = g:place("knight", 1, "B02")
+---expect_eq(g:piece_space(knight), "B02")
+---```
+---@param kind string # the piece kind's id (a key of `[pieces]`)
+---@param seat? integer # the owner; nil for nobody
+---@param space meeple.Space # where it goes
+---@return integer piece # the new piece's id
+function Scenario:place(kind, seat, space) end
+
+---Takes a piece out of play, as the rules' `remove` would; its id is not reused.
+---@param piece integer # a piece id, from 1
+function Scenario:remove(piece) end
+
 ---Puts a piece on a space.
 ---@param piece integer # a piece id, from 1
 ---@param space meeple.Space # where it goes

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use meeple_engine::game::{Engine, Events, GameSetup};
 use meeple_engine::loader::{LoadedMod, load_mod_with, mod_files};
 use meeple_engine::lua::HookRuntime;
-use meeple_engine::options::Choices;
+use meeple_engine::options::{Choices, load_every_choice};
 use meeple_engine::scenario::run_mod_tests;
 use meeple_engine::sim::{self, SimConfig, SimReport};
 use meeple_tests::{mods_dir, root};
@@ -236,15 +236,15 @@ fn load(ws: &Workspace, folder: &str, choices: &Choices) -> Result<LoadedMod, Ve
 
 /// What `meeple check FOLDER` prints.
 fn check(ws: &Workspace, folder: &str) -> Vec<String> {
-    match load_mod_with(&ws.path(folder), &Choices::new()) {
+    match load_every_choice(&ws.path(folder)) {
         Ok(loaded) => {
             let mut lines: Vec<String> = loaded.warnings.iter().map(ToString::to_string).collect();
             let rules = &loaded.ruleset;
             lines.push(format!(
-                "ok    {} {} ({folder}): {} actions, {}",
+                "ok    {} {} ({folder}): {}, {}",
                 rules.manifest.id,
                 rules.manifest.version,
-                rules.actions.len(),
+                plural(rules.actions.len(), "action"),
                 plural(rules.hooks.len(), "hook file")
             ));
             lines

@@ -137,6 +137,10 @@ pub fn load_mod_edited(folder: &Path, chosen: &Choices, overlay: &Overlay) -> Re
     let (manifest, manifest_ok) = match manifest_data.decode::<Manifest>() {
         Ok(manifest) => (manifest, true),
         Err(mut d) => {
+            if manifest_data.has_errors() {
+                // A manifest that could not be read or parsed explains every key it seems to lack.
+                d.retain(|p| !(p.table.is_none() && p.message.starts_with("missing required key")));
+            }
             problems.append(&mut d);
             (broken_manifest(), false)
         }
@@ -147,7 +151,10 @@ pub fn load_mod_edited(folder: &Path, chosen: &Choices, overlay: &Overlay) -> Re
         Ok(bases) => bases,
         Err(problem) => {
             // Without the mod it extends, the variant's data cannot be checked.
-            problems.push(problem.in_file(display(&files.manifest)));
+            let loc = manifest_data.root.get("extends").map(|n| n.loc);
+            let mut located = locate_loc(&manifest_data.sources, loc, "", Some("extends"), problem.message);
+            located.suggestion = problem.suggestion;
+            problems.push(located.in_file(display(&files.manifest)));
             return Err(finish(problems));
         }
     };
@@ -172,10 +179,12 @@ pub fn load_mod_edited(folder: &Path, chosen: &Choices, overlay: &Overlay) -> Re
             Err(d) => problems.push(d),
         }
     }
-    if inputs.is_empty() && bases.is_empty() {
+    let no_data = inputs.is_empty() && bases.is_empty();
+    if no_data {
         problems.push(
             Diagnostic::error(
-                "the mod has no data files: put at least the `[board]` and `[end]` tables in a .toml file",
+                "the mod has no data files: add a .toml file next to mod.toml with at least a `[board]` \
+                 table (docs/modding/tutorial.md, step 2, shows one)",
             )
             .in_file(display(folder)),
         );
@@ -190,8 +199,9 @@ pub fn load_mod_edited(folder: &Path, chosen: &Choices, overlay: &Overlay) -> Re
     let data = match data_files.decode::<ModData>() {
         Ok(data) => data,
         Err(mut d) => {
-            if data_files.has_errors() {
-                // A file that could not be read or parsed explains any missing top-level table.
+            if data_files.has_errors() || no_data {
+                // A file that could not be read or parsed, or no data file at all, explains any
+                // missing top-level table.
                 d.retain(|p| !(p.table.is_none() && p.message.starts_with("missing required key")));
             }
             let mut value = data_files.root.to_toml_value();
@@ -209,8 +219,11 @@ pub fn load_mod_edited(folder: &Path, chosen: &Choices, overlay: &Overlay) -> Re
     for (owner, path) in base_hooks.into_iter().chain(own_hooks) {
         let path = &path;
         match read(path).and_then(|bytes| {
-            String::from_utf8(bytes).map_err(|_| {
-                Diagnostic::error("the file is not valid UTF-8 text; save it as UTF-8").in_file(display(path))
+            // Located at the first bad byte, like a data file's.
+            String::from_utf8(bytes).map_err(|error| {
+                Sources::new().add_bytes(display(path), error.into_bytes()).err().unwrap_or_else(|| {
+                    Diagnostic::error("the file is not valid UTF-8 text; save it as UTF-8").in_file(display(path))
+                })
             })
         }) {
             Ok(text) => {
@@ -223,26 +236,44 @@ pub fn load_mod_edited(folder: &Path, chosen: &Choices, overlay: &Overlay) -> Re
         }
     }
 
-    if let Some(expected) = folder.file_name().and_then(|n| n.to_str())
+    // `meeple check .` names the folder by its real name, not `.`.
+    let real_folder = std::fs::canonicalize(folder).unwrap_or_else(|_| folder.to_path_buf());
+    if let Some(expected) = real_folder.file_name().and_then(|n| n.to_str())
         && manifest_ok
         && manifest.id != expected
     {
         let loc = manifest_data.root.get("id").map(|n| n.loc);
-        let mut d = locate_loc(
+        let d = locate_loc(
             &manifest_data.sources,
             loc,
             "",
             Some("id"),
-            format!("the mod id `{}` differs from its folder name `{expected}`", manifest.id),
+            format!(
+                "the mod id `{}` differs from its folder name `{expected}`: rename the folder or set \
+                 `id = \"{expected}\"`",
+                manifest.id
+            ),
         );
-        d.suggestion = Some(expected.to_string());
         problems.push(d);
     }
     let manifest_for_errors = manifest_data;
+    // Hooks are loaded for real only into a mod that compiled; otherwise their syntax is still
+    // checked, so every problem of the mod shows in one go.
+    let hook_syntax = |hooks: &[HookSource]| -> Vec<Diagnostic> {
+        HookRuntime::syntax_errors(hooks)
+            .into_iter()
+            .map(|error| Diagnostic::error(error.message).in_file(error.file).at(error.line, 0))
+            .collect()
+    };
+    let hook_sources = hooks.clone();
     let mut ruleset = match compile_partial(manifest, data, hooks, &broken) {
         Ok(ruleset) if problems.is_empty() => ruleset,
-        Ok(_) => return Err(finish(problems)),
+        Ok(_) => {
+            problems.extend(hook_syntax(&hook_sources));
+            return Err(finish(problems));
+        }
         Err(compile_problems) => {
+            problems.extend(hook_syntax(&hook_sources));
             for problem in compile_problems {
                 // Manifest problems (id, api, seats, version) point into mod.toml.
                 let in_manifest = matches!(problem.path.first(), Some(PathSeg::Key(k)) if ["id", "api", "seats", "version"].contains(&k.as_str()))
@@ -266,7 +297,7 @@ pub fn load_mod_edited(folder: &Path, chosen: &Choices, overlay: &Overlay) -> Re
                         let problem = Problem {
                             path: reference.path.clone(),
                             span: Some(reference.span),
-                            message: format!("no hook file defines a global function `{}`", reference.name),
+                            message: missing_hook_message(&ruleset.hooks, &reference.name),
                             suggestion: did_you_mean(&reference.name, defined.iter().map(String::as_str)),
                         };
                         problems.push(locate_problem(&data_files, &problem));
@@ -331,6 +362,11 @@ fn extended_mods(folder: &Path, manifest: &Manifest) -> Result<Vec<PathBuf>, Dia
 fn repair(root: &mut toml::Value, problem: &Diagnostic) {
     let (Some(table), Some(key)) = (problem.table.as_deref(), problem.key.as_deref()) else { return };
     if problem.message.starts_with("missing required key") {
+        return;
+    }
+    if problem.message.contains("is defined twice") {
+        // The entry kept is the first definition, which is fine: removing it would make every
+        // use of the id an "unknown" one too.
         return;
     }
     let Some(path) = parse_path(table) else { return };
@@ -498,6 +534,19 @@ fn lenient_data(root: &toml::Value, broken: &mut BTreeSet<String>) -> ModData {
 }
 
 fn finish(mut problems: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    // A misspelled required key is one mistake: "unknown key `lable`; did you mean `label`?"
+    // already says what "missing required key `label`" would.
+    let misspelled: Vec<(Option<String>, Option<String>, String)> = problems
+        .iter()
+        .filter(|p| p.message.starts_with("unknown key"))
+        .filter_map(|p| Some((p.file.clone(), p.table.clone(), p.suggestion.clone()?)))
+        .collect();
+    problems.retain(|p| {
+        !(p.message.starts_with("missing required key")
+            && misspelled.iter().any(|(file, table, meant)| {
+                *file == p.file && *table == p.table && p.key.as_deref() == Some(meant.as_str())
+            }))
+    });
     source::sort_diagnostics(&mut problems);
     problems.dedup();
     problems
@@ -506,10 +555,11 @@ fn finish(mut problems: Vec<Diagnostic>) -> Vec<Diagnostic> {
 /// Turns a compile problem (key path plus a span inside an expression string) into a located
 /// diagnostic.
 fn locate_problem(data: &LoadedData, problem: &Problem) -> Diagnostic {
+    let path = data.root.keys_for_indices(&problem.path);
     // The deepest existing node on the path: defaults have no node of their own.
-    let mut depth = problem.path.len();
+    let mut depth = path.len();
     let node = loop {
-        if let Some(node) = data.root.find(&problem.path[..depth]) {
+        if let Some(node) = data.root.find(&path[..depth]) {
             break Some(node);
         }
         if depth == 0 {
@@ -517,9 +567,9 @@ fn locate_problem(data: &LoadedData, problem: &Problem) -> Diagnostic {
         }
         depth -= 1;
     };
-    let (table, key) = split_path(&problem.path);
-    let mut loc = node.map(|n| if depth == problem.path.len() { n.loc } else { n.key_or_value_loc() });
-    if let (Some(node), Some(span), true) = (node, problem.span, depth == problem.path.len()) {
+    let (table, key) = split_path(&path);
+    let mut loc = node.map(|n| if depth == path.len() { n.loc } else { n.key_or_value_loc() });
+    if let (Some(node), Some(span), true) = (node, problem.span, depth == path.len()) {
         if let RawValue::String(text) = &node.value {
             loc = Some(string_position(&data.sources, node.loc, text, span));
         }
@@ -529,23 +579,71 @@ fn locate_problem(data: &LoadedData, problem: &Problem) -> Diagnostic {
     d
 }
 
-/// The location of byte `span.start` of a string value's text, accounting for the quotes.
+/// The location of byte `span.start` of a string value's text, accounting for the quotes, the
+/// newline that opens a multi-line string, and escapes.
 fn string_position(sources: &Sources, loc: Location, text: &str, span: Span) -> Location {
     let Some(file) = sources.file(loc.file) else { return loc };
     let raw = file.text.get(loc.start..loc.end).unwrap_or("");
-    let opening = if raw.starts_with("\"\"\"") || raw.starts_with("'''") {
+    let multiline = raw.starts_with("\"\"\"") || raw.starts_with("'''");
+    let opening = if multiline {
         3
     } else if raw.starts_with('"') || raw.starts_with('\'') {
         1
     } else {
         0
     };
-    let body = &raw[opening.min(raw.len())..];
-    // Without escapes the text is the source verbatim and offsets carry over exactly; with
-    // escapes, point at the start of the string rather than somewhere wrong.
-    let offset = if body.starts_with(text) { span.start as usize } else { 0 };
-    let start = loc.start + opening + offset;
-    Location { file: loc.file, start, end: start.max(loc.start + opening + span.end as usize).min(loc.end) }
+    let mut body_start = opening.min(raw.len());
+    if multiline {
+        // TOML drops a newline right after the opening quotes.
+        let after = &raw[body_start..];
+        body_start += if after.starts_with("\r\n") { 2 } else { usize::from(after.starts_with('\n')) };
+    }
+    let body = &raw[body_start..];
+    let basic = raw.starts_with('"');
+    // When the source cannot be matched with the text, point at the start of the string rather
+    // than somewhere wrong.
+    let start = raw_offset(body, text, basic, span.start as usize).unwrap_or(0);
+    let end = raw_offset(body, text, basic, span.end as usize).unwrap_or(start).max(start);
+    let at = |offset: usize| (loc.start + body_start + offset).min(loc.end);
+    Location { file: loc.file, start: at(start), end: at(end) }
+}
+
+/// The byte offset in `body` (a string's source after its opening quotes) where byte `target` of
+/// its decoded `text` is written: escapes (`\"`, `\u00e9`, a line-ending backslash) take more
+/// source than text. `None` when the two do not match up.
+fn raw_offset(body: &str, text: &str, basic: bool, target: usize) -> Option<usize> {
+    let (raw, decoded) = (body.as_bytes(), text.as_bytes());
+    let (mut r, mut d) = (0, 0);
+    while d < target {
+        if basic && raw.get(r) == Some(&b'\\') {
+            let width = match raw.get(r + 1)? {
+                b'u' => 6,
+                b'U' => 10,
+                b'x' => 4,
+                b'b' | b't' | b'n' | b'f' | b'r' | b'"' | b'\\' | b'e' => 2,
+                b' ' | b'\t' | b'\r' | b'\n' => {
+                    // A line-ending backslash: it and the whitespace after it stand for nothing.
+                    r += 1;
+                    while raw.get(r).is_some_and(|b| b.is_ascii_whitespace()) {
+                        r += 1;
+                    }
+                    continue;
+                }
+                _ => return None,
+            };
+            r += width;
+            d += text.get(d..)?.chars().next()?.len_utf8();
+        } else if raw.get(r) == decoded.get(d) {
+            r += 1;
+            d += 1;
+        } else if raw.get(r..r + 2) == Some(b"\r\n") && decoded.get(d) == Some(&b'\n') {
+            r += 2;
+            d += 1;
+        } else {
+            return None;
+        }
+    }
+    (d == target).then_some(r)
 }
 
 fn split_path(path: &[PathSeg]) -> (String, Option<String>) {
@@ -616,4 +714,58 @@ pub fn resolve_mod(name: &str) -> Result<PathBuf, Diagnostic> {
         discover(&bundled).iter().filter_map(|p| p.file_name()?.to_str().map(String::from)).collect();
     Err(Diagnostic::error(format!("no mod `{name}`: not a folder with a mod.toml, and not a bundled mod"))
         .with_suggestion(did_you_mean(name, known.iter().map(String::as_str))))
+}
+
+/// Says that no hook file defines a global function `name`, and where a `local` one by that
+/// name hides from the data (a common slip: the data can only call global functions).
+fn missing_hook_message(hooks: &[HookSource], name: &str) -> String {
+    let local = format!("local function {name}");
+    let hidden = hooks.iter().find_map(|hook| {
+        hook.text
+            .lines()
+            .position(|line| {
+                let line = line.trim_start();
+                line.strip_prefix(&local).is_some_and(|rest| rest.trim_start().starts_with('('))
+            })
+            .map(|index| format!("{}:{}", hook.display_path, index + 1))
+    });
+    match hidden {
+        Some(at) => format!(
+            "no hook file defines a global function `{name}`; {at} defines a `local` one, which the data cannot call: drop `local`"
+        ),
+        None => format!("no hook file defines a global function `{name}`"),
+    }
+}
+
+/// The Lua syntax errors of a mod's scenario tests (`tests/*.lua`), so `meeple check` finds a
+/// broken test file before `meeple test` runs it.
+pub fn scenario_syntax_problems(folder: &Path) -> Vec<Diagnostic> {
+    let Ok(entries) = std::fs::read_dir(folder.join("tests")) else { return Vec::new() };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "lua"))
+        .collect();
+    paths.sort();
+    let folder_name = folder.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+    let mut problems = Vec::new();
+    let mut sources = Vec::new();
+    for path in &paths {
+        match read(path).map(String::from_utf8) {
+            Ok(Ok(text)) => {
+                let file_name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+                let chunk_name = format!("{folder_name}/tests/{file_name}");
+                sources.push(HookSource { display_path: display(path), chunk_name, text });
+            }
+            Ok(Err(_)) => problems
+                .push(Diagnostic::error("the file is not valid UTF-8 text; save it as UTF-8").in_file(display(path))),
+            Err(d) => problems.push(d),
+        }
+    }
+    problems.extend(
+        HookRuntime::syntax_errors(&sources)
+            .into_iter()
+            .map(|error| Diagnostic::error(error.message).in_file(error.file).at(error.line, 0)),
+    );
+    problems
 }

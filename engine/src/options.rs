@@ -5,8 +5,10 @@
 //! and replaying it loads the mod with them.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use crate::diag::{Diagnostic, did_you_mean};
+use crate::loader::{LoadedMod, load_mod, load_mod_with, mod_files};
 use crate::source::{RawNode, RawValue, Sources};
 
 /// Chosen options: option id → choice id.
@@ -68,6 +70,73 @@ pub fn apply(root: &mut RawNode, chosen: &Choices, sources: &Sources) -> (Choice
         }
     }
     (made, problems)
+}
+
+/// Loads the mod in `folder` as `meeple check` checks it: with every option at its default,
+/// then once for each other choice of each option (the other options at their defaults), since
+/// the values a choice sets are checked only when it is chosen. The message of a problem only a
+/// choice has starts with the choice, as the command line chooses it (``with `--option
+/// dish=square`: ``); a problem the defaults have too is reported once.
+/// Gives the mod as loaded with the defaults, with the warnings of every load.
+pub fn load_every_choice(folder: &Path) -> Result<LoadedMod, Vec<Diagnostic>> {
+    let defaults = load_mod(folder);
+    let options = match &defaults {
+        Ok(loaded) => loaded
+            .ruleset
+            .data
+            .options
+            .iter()
+            .map(|(id, option)| (id.clone(), option.default.clone(), option.choices.keys().cloned().collect()))
+            .collect(),
+        Err(_) => options_written_in(folder),
+    };
+    let (loaded, mut found) = match defaults {
+        Ok(mut loaded) => {
+            let warnings = std::mem::take(&mut loaded.warnings);
+            (Some(loaded), warnings)
+        }
+        Err(problems) => (None, problems),
+    };
+    let with_defaults = found.clone();
+    for (option, default, choices) in options {
+        for choice in choices.into_iter().filter(|choice| *choice != default) {
+            let chosen = Choices::from([(option.clone(), choice.clone())]);
+            let problems = match load_mod_with(folder, &chosen) {
+                Ok(loaded) => loaded.warnings,
+                Err(problems) => problems,
+            };
+            for mut problem in problems.into_iter().filter(|p| !with_defaults.contains(p)) {
+                problem.message = format!("with `--option {option}={choice}`: {}", problem.message);
+                found.push(problem);
+            }
+        }
+    }
+    match loaded {
+        Some(mut loaded) if !found.iter().any(Diagnostic::is_error) => {
+            loaded.warnings = found;
+            Ok(loaded)
+        }
+        _ => Err(found),
+    }
+}
+
+/// The options the mod's own data files declare, as `(id, default, choices)`, read leniently:
+/// what a mod that does not load still offers.
+fn options_written_in(folder: &Path) -> Vec<(String, String, Vec<String>)> {
+    let Ok(files) = mod_files(folder) else { return Vec::new() };
+    let mut found = Vec::new();
+    for path in &files.data {
+        let Some(table) = std::fs::read_to_string(path).ok().and_then(|text| toml::from_str::<toml::Table>(&text).ok())
+        else {
+            continue;
+        };
+        for (id, option) in table.get("options").and_then(toml::Value::as_table).into_iter().flatten() {
+            let default = option.get("default").and_then(toml::Value::as_str).unwrap_or_default().to_string();
+            let choices = option.get("choices").and_then(toml::Value::as_table);
+            found.push((id.clone(), default, choices.map(|c| c.keys().cloned().collect()).unwrap_or_default()));
+        }
+    }
+    found
 }
 
 /// Sets the value at a dotted path (`board.rows`) of the data tree. Every table on the way must

@@ -2,11 +2,17 @@
 //! setup (seed and seats), every action in readable form, and the final state with its hash.
 //!
 //! A replay is a save: loading re-simulates the actions from the seed and checks the hash, so a
-//! save is trustworthy even if the state snapshot were tampered with. Files are written
-//! atomically (temporary file, flush, rename) so a crash mid-save leaves the previous save whole.
+//! save is trustworthy even if the state snapshot were tampered with (a snapshot that disagrees
+//! with the hash is dropped when the file is read, and [`SaveFile::replay`] never reads it).
+//! Files are written atomically ([`StagedFile`]: a temporary file of a unique name, flushed,
+//! renamed over the target, the folder flushed) so a crash mid-save leaves the previous save
+//! whole. Reading never panics: an empty, cut short, damaged, foreign or too new file is a
+//! [`SaveError`] that names the file and says what is wrong with it.
 
-use std::io::Write;
-use std::path::Path;
+use std::ffi::OsString;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 
@@ -18,7 +24,13 @@ use crate::rules::Ruleset;
 pub const SAVE_FORMAT: &str = "meeple-save";
 /// The current save version. Version 1 is the first.
 pub const SAVE_VERSION: u32 = 1;
-
+/// The oldest save version this Meeple reads: versions from it up to [`SAVE_VERSION`] are
+/// brought to the current one by [`migrate`].
+pub const OLDEST_SAVE_VERSION: u32 = 1;
+/// The largest file read as a save. A whole game of a few hundred actions on a board of a thousand
+/// spaces saves to about 120 KiB (mostly the state snapshot), so anything this large is not a
+/// save, and reading it would only fill the memory.
+pub const MAX_SAVE_BYTES: u64 = 64 << 20;
 /// Which mod (and which version of it) a save belongs to.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ModRef {
@@ -46,19 +58,38 @@ pub struct SaveFile {
     pub state: Option<GameState>,
 }
 
-/// Why a save could not be used.
+/// Why a save could not be used. Every message names the file.
 #[derive(Debug, thiserror::Error)]
 pub enum SaveError {
     #[error("cannot read {path}: {source}")]
-    Read { path: String, source: std::io::Error },
+    Read { path: String, source: io::Error },
     #[error("cannot write {path}: {source}")]
-    Write { path: String, source: std::io::Error },
+    Write { path: String, source: io::Error },
+    #[error("{path} is empty, not a Meeple save file")]
+    Empty { path: String },
+    #[error("{path} is {bytes} bytes, too large for a Meeple save file (at most {MAX_SAVE_BYTES} bytes)")]
+    TooLarge { path: String, bytes: u64 },
+    #[error("{path} is not a Meeple save file: it is not text (byte {offset} is not UTF-8)")]
+    NotText { path: String, offset: usize },
+    #[error(
+        "{path} is cut short: it ends in the middle of the save (at line {line}, column {column}); \
+         it was not written completely or was truncated since"
+    )]
+    Truncated { path: String, line: usize, column: usize },
     #[error("{path} is not a Meeple save file: {reason}")]
     NotASave { path: String, reason: String },
-    #[error("{path} is save version {found}; this Meeple reads versions 1 to {SAVE_VERSION}")]
-    Version { path: String, found: u32 },
+    #[error("{path} was saved by a newer Meeple (save version {found}; this one reads {})", supported_versions())]
+    NewerVersion { path: String, found: u64 },
+    #[error("{path} was saved by an older Meeple (save version {found}; this one reads {})", supported_versions())]
+    OlderVersion { path: String, found: u64 },
+    #[error("{path} has an unknown save version ({found}); this Meeple reads {}", supported_versions())]
+    UnknownVersion { path: String, found: String },
+    #[error("{path} is a damaged Meeple save: {reason}")]
+    Damaged { path: String, reason: String },
     #[error("{path} is a game of `{found}`, not of `{expected}`")]
     WrongMod { path: String, found: String, expected: String },
+    #[error("{path}: the saved game cannot be set up: {reason}")]
+    Setup { path: String, reason: String },
     #[error("{path}: action {index} cannot be replayed: {reason}")]
     Replay { path: String, index: usize, reason: String },
     #[error(
@@ -66,6 +97,41 @@ pub enum SaveError {
          the mod changed since the game was saved, or the file was edited"
     )]
     HashMismatch { path: String, saved: String, replayed: String },
+}
+
+/// The save versions this Meeple reads, for messages: `save version 1`, `save versions 1 to 3`.
+pub fn supported_versions() -> String {
+    if OLDEST_SAVE_VERSION == SAVE_VERSION {
+        format!("save version {SAVE_VERSION}")
+    } else {
+        format!("save versions {OLDEST_SAVE_VERSION} to {SAVE_VERSION}")
+    }
+}
+
+/// One step of [`migrate`]: a save's JSON of one version turned into the next version's.
+type Migration = fn(serde_json::Value) -> Result<serde_json::Value, String>;
+
+/// The steps that bring an older save to the current version: `MIGRATIONS[i]` turns a save of
+/// version `OLDEST_SAVE_VERSION + i` into one of the next version. Version 1 is the only one so
+/// far, so there are none. A format change bumps [`SAVE_VERSION`] and adds its step here (and
+/// keeps `tests/fixtures/saves/`, whose old saves must still load and replay to their hashes).
+const MIGRATIONS: &[Migration] = &[];
+const _: () = assert!(MIGRATIONS.len() as u32 == SAVE_VERSION - OLDEST_SAVE_VERSION, "one migration per version");
+
+/// Brings the JSON of a save of version `from_version` (checked to be a version this Meeple
+/// reads) to the current version, one step at a time. The identity for the current version.
+pub fn migrate(mut json: serde_json::Value, from_version: u32) -> Result<serde_json::Value, String> {
+    if !(OLDEST_SAVE_VERSION..=SAVE_VERSION).contains(&from_version) {
+        return Err(format!("save version {from_version} cannot be read; this Meeple reads {}", supported_versions()));
+    }
+    for (step, migration) in MIGRATIONS.iter().enumerate().skip((from_version - OLDEST_SAVE_VERSION) as usize) {
+        let version = OLDEST_SAVE_VERSION + step as u32;
+        json = migration(json).map_err(|reason| format!("from save version {version}: {reason}"))?;
+        if let Some(object) = json.as_object_mut() {
+            object.insert("version".into(), (version + 1).into());
+        }
+    }
+    Ok(json)
 }
 
 impl SaveFile {
@@ -82,49 +148,101 @@ impl SaveFile {
         }
     }
 
-    /// Writes the save atomically: a temporary file next to the target, flushed to disk, then
-    /// renamed over it.
+    /// Writes the save atomically (see [`write_atomically`]): whoever reads `path`, even after a
+    /// crash or a power cut mid-save, finds the previous save or this one, whole.
     pub fn write(&self, path: &Path) -> Result<(), SaveError> {
-        let shown = path.display().to_string();
-        let write_error = |source| SaveError::Write { path: shown.clone(), source };
-        let json = serde_json::to_vec_pretty(self).map_err(|e| write_error(std::io::Error::other(e)))?;
-        let temporary = path.with_extension("tmp-save");
-        {
-            let mut file = std::fs::File::create(&temporary).map_err(write_error)?;
-            file.write_all(&json).map_err(write_error)?;
-            file.sync_all().map_err(write_error)?;
-        }
-        std::fs::rename(&temporary, path).map_err(write_error)?;
-        Ok(())
+        let write_error = |source| SaveError::Write { path: path.display().to_string(), source };
+        let json = serde_json::to_vec_pretty(self).map_err(|e| write_error(io::Error::other(e)))?;
+        write_atomically(path, &json).map_err(write_error)
     }
 
     /// Reads a save, checking its format and version.
     pub fn read(path: &Path) -> Result<Self, SaveError> {
         let shown = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|source| SaveError::Read { path: shown.clone(), source })?;
-        Self::parse(&bytes, &shown)
+        let read_error = |source| SaveError::Read { path: shown.clone(), source };
+        // Checked before reading, so a huge file is refused without filling the memory.
+        let bytes = std::fs::metadata(path).map_err(read_error)?.len();
+        if bytes > MAX_SAVE_BYTES {
+            return Err(SaveError::TooLarge { path: shown, bytes });
+        }
+        let contents = std::fs::read(path).map_err(read_error)?;
+        Self::parse(&contents, &shown)
     }
 
-    /// Parses a save from bytes; `shown` names it in errors.
+    /// Parses a save from bytes; `shown` names it in errors. Older save versions are migrated;
+    /// a state snapshot that disagrees with the saved hash is dropped (the actions are the save).
     pub fn parse(bytes: &[u8], shown: &str) -> Result<Self, SaveError> {
-        let not_a_save = |reason: String| SaveError::NotASave { path: shown.to_string(), reason };
-        let json: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| not_a_save(format!("{e}")))?;
-        if json.get("format").and_then(|f| f.as_str()) != Some(SAVE_FORMAT) {
-            return Err(not_a_save("it has no `\"format\": \"meeple-save\"`".into()));
+        let path = || shown.to_string();
+        if bytes.is_empty() {
+            return Err(SaveError::Empty { path: path() });
         }
-        let version = json.get("version").and_then(|v| v.as_u64()).unwrap_or(0) as u32;
-        if version == 0 || version > SAVE_VERSION {
-            return Err(SaveError::Version { path: shown.to_string(), found: version });
+        if bytes.len() as u64 > MAX_SAVE_BYTES {
+            return Err(SaveError::TooLarge { path: path(), bytes: bytes.len() as u64 });
         }
-        let mut save: SaveFile = serde_json::from_value(json).map_err(|e| not_a_save(format!("{e}")))?;
+        let text = match std::str::from_utf8(bytes) {
+            Ok(text) => text,
+            // A character cut in two at the very end: the file stops mid-write, it is not binary.
+            Err(error) if error.error_len().is_none() => {
+                let (line, column) = end_position(&bytes[..error.valid_up_to()]);
+                return Err(SaveError::Truncated { path: path(), line, column });
+            }
+            Err(error) => return Err(SaveError::NotText { path: path(), offset: error.valid_up_to() }),
+        };
+        let json: serde_json::Value = serde_json::from_str(text).map_err(|error| {
+            if error.is_eof() {
+                SaveError::Truncated { path: path(), line: error.line(), column: error.column() }
+            } else {
+                SaveError::NotASave { path: path(), reason: format!("it is not JSON ({error})") }
+            }
+        })?;
+        let not_a_save = |reason: String| SaveError::NotASave { path: path(), reason };
+        let Some(object) = json.as_object() else {
+            return Err(not_a_save(format!("it holds {}, not a JSON object", json_kind(&json))));
+        };
+        match object.get("format") {
+            Some(serde_json::Value::String(format)) if format == SAVE_FORMAT => {}
+            Some(other) => return Err(not_a_save(format!("its format is {other}, not \"{SAVE_FORMAT}\""))),
+            None => return Err(not_a_save(format!("it has no `\"format\": \"{SAVE_FORMAT}\"`"))),
+        }
+        let version = match object.get("version") {
+            None => return Err(SaveError::UnknownVersion { path: path(), found: "none".into() }),
+            Some(found) => match found.as_u64() {
+                Some(version) if version > u64::from(SAVE_VERSION) => {
+                    return Err(SaveError::NewerVersion { path: path(), found: version });
+                }
+                Some(version) if (1..u64::from(OLDEST_SAVE_VERSION)).contains(&version) => {
+                    return Err(SaveError::OlderVersion { path: path(), found: version });
+                }
+                Some(version) if version >= u64::from(OLDEST_SAVE_VERSION) => version as u32,
+                _ => return Err(SaveError::UnknownVersion { path: path(), found: found.to_string() }),
+            },
+        };
+        let damaged = |reason: String| SaveError::Damaged { path: path(), reason };
+        // A save of the current version is read from its text, so a wrong value is located by
+        // line and column; an older one from its migrated JSON.
+        let mut save: SaveFile = if version == SAVE_VERSION {
+            serde_json::from_str(text)
+        } else {
+            serde_json::from_value(migrate(json, version).map_err(&damaged)?)
+        }
+        .map_err(|error| damaged(error.to_string()))?;
+        if save.state_hash.len() != 16 || !save.state_hash.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+            return Err(damaged(format!("its state_hash `{}` is not 16 lowercase hex digits", save.state_hash)));
+        }
         if let Some(state) = save.state.as_mut() {
             state.rebuild_derived();
+            // The snapshot is only a shortcut to the state the actions lead to; one that is not
+            // the state the hash names was edited or damaged, and is not used.
+            if state.hash_hex() != save.state_hash {
+                save.state = None;
+            }
         }
         Ok(save)
     }
 
     /// Re-simulates the game from its setup and actions and checks the hash. Returns the final
-    /// state and the compact history.
+    /// state and the compact history. The snapshot (`state`) is never read: the replayed state is
+    /// the game, whatever the snapshot says.
     pub fn replay(
         &self,
         engine: &mut Engine,
@@ -141,7 +259,9 @@ impl SaveFile {
         }
         let replay_error =
             |index: usize, reason: String| SaveError::Replay { path: shown.into(), index: index + 1, reason };
-        let mut state = engine.new_game(&self.setup, events).map_err(|e| replay_error(0, e.to_string()))?;
+        let mut state = engine
+            .new_game(&self.setup, events)
+            .map_err(|e| SaveError::Setup { path: shown.into(), reason: e.to_string() })?;
         let mut history = Vec::with_capacity(self.actions.len());
         for (index, record) in self.actions.iter().enumerate() {
             let (seat, action) = from_record(&rules, &state, record).map_err(|reason| replay_error(index, reason))?;
@@ -154,4 +274,245 @@ impl SaveFile {
         }
         Ok((state, history))
     }
+}
+
+/// The line and column (1-based) just after `bytes`.
+fn end_position(bytes: &[u8]) -> (usize, usize) {
+    let line = 1 + bytes.iter().filter(|&&b| b == b'\n').count();
+    let column = 1 + bytes.iter().rev().take_while(|&&b| b != b'\n').count();
+    (line, column)
+}
+
+/// What a JSON value is, for messages: `a JSON array`, `a number`.
+fn json_kind(value: &serde_json::Value) -> &'static str {
+    match value {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "a JSON array",
+        serde_json::Value::Object(_) => "a JSON object",
+    }
+}
+
+/// Writes `bytes` to `path` atomically: into a temporary file of a unique name beside it,
+/// flushed to disk, renamed over `path`, and the folder flushed (on Unix), so that after a crash
+/// or a power cut `path` holds the old contents or the new ones, whole. On error the temporary
+/// file is removed and `path` is as it was.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let staged = StagedFile::write(path, bytes)?;
+    let folder = folder_of(staged.target());
+    staged.replace()?;
+    sync_folder(&folder)
+}
+
+/// The number of temporary files this process has made, so that each has a name of its own.
+static STAGED_FILES: AtomicU64 = AtomicU64::new(0);
+
+/// New contents for a file, written and flushed to disk under a temporary name beside it
+/// (`.NAME.PID-N.tmp`, unique per process and write), waiting to replace it. Dropped without
+/// [`StagedFile::replace`], the temporary file is removed. A target that is a symbolic link is
+/// replaced where the link points, so the link stays. Several files are replaced all together
+/// or not at all (as far as renames go) by staging them all first; see [`replace_files`].
+#[derive(Debug)]
+pub struct StagedFile {
+    target: PathBuf,
+    temporary: PathBuf,
+    /// Whether the temporary file is gone (renamed over the target).
+    replaced: bool,
+}
+
+impl StagedFile {
+    /// Writes `bytes` to a new temporary file beside `target` and flushes it to disk. The
+    /// temporary file takes the target's permissions, so replacing a file keeps them.
+    pub fn write(target: &Path, bytes: &[u8]) -> io::Result<Self> {
+        let linked;
+        let target = match std::fs::symlink_metadata(target) {
+            Ok(metadata) if metadata.file_type().is_symlink() => {
+                linked = std::fs::canonicalize(target)
+                    .map_err(|error| context(error, format!("following the link {}", target.display())))?;
+                linked.as_path()
+            }
+            _ => target,
+        };
+        let name = target
+            .file_name()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the path does not name a file"))?;
+        let folder = folder_of(target);
+        // `create_new` never opens another writer's file: a name already taken (a leftover of a
+        // killed process whose id came round again) is skipped.
+        let (temporary, mut file) = loop {
+            let mut temporary_name = OsString::from(".");
+            temporary_name.push(name);
+            temporary_name.push(format!(
+                ".{}-{}.tmp",
+                std::process::id(),
+                STAGED_FILES.fetch_add(1, Ordering::Relaxed)
+            ));
+            let temporary = folder.join(temporary_name);
+            match std::fs::OpenOptions::new().write(true).create_new(true).open(&temporary) {
+                Ok(file) => break (temporary, file),
+                Err(error) if error.kind() == io::ErrorKind::AlreadyExists => continue,
+                Err(error) => return Err(context(error, format!("creating {}", temporary.display()))),
+            }
+        };
+        let staged = Self { target: target.to_path_buf(), temporary, replaced: false };
+        let writing = |error| context(error, format!("writing {}", staged.temporary.display()));
+        file.write_all(bytes).map_err(writing)?;
+        if let Ok(metadata) = std::fs::metadata(target) {
+            // Best effort: a file system without permissions still takes the contents.
+            let _ = file.set_permissions(metadata.permissions());
+        }
+        file.sync_all().map_err(writing)?;
+        Ok(staged)
+    }
+
+    /// The file the contents are for.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// The temporary file holding the contents until they replace the target.
+    pub fn temporary(&self) -> &Path {
+        &self.temporary
+    }
+
+    /// Renames the temporary file over the target: an atomic replacement. The folder is not
+    /// flushed; see [`sync_folder`].
+    pub fn replace(mut self) -> io::Result<()> {
+        std::fs::rename(&self.temporary, &self.target).map_err(|error| {
+            context(error, format!("renaming {} to {}", self.temporary.display(), self.target.display()))
+        })?;
+        self.replaced = true;
+        Ok(())
+    }
+}
+
+impl Drop for StagedFile {
+    fn drop(&mut self) {
+        if !self.replaced {
+            let _ = std::fs::remove_file(&self.temporary);
+        }
+    }
+}
+
+/// Flushes `folder` to disk, so that files renamed into it stay renamed after a power cut (Unix;
+/// elsewhere there is nothing to do). File systems that cannot flush a folder are not an error.
+pub fn sync_folder(folder: &Path) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        let flushed = std::fs::File::open(folder).and_then(|f| f.sync_all());
+        match flushed {
+            Err(error) if !matches!(error.kind(), io::ErrorKind::InvalidInput | io::ErrorKind::Unsupported) => {
+                return Err(context(error, format!("flushing the folder {} to disk", folder.display())));
+            }
+            _ => {}
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = folder;
+    Ok(())
+}
+
+/// Why [`replace_files`] did not replace every file, and what is on disk now.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplaceError {
+    /// No file changed: a new text could not be written (a read-only folder, a full disk), or a
+    /// rename failed and the files replaced before it were put back.
+    #[error("cannot write {path}: {source}; no file was changed")]
+    NothingChanged { path: String, source: io::Error },
+    /// A rename failed and some files already replaced could not be put back.
+    #[error(
+        "cannot write {path}: {source}; {} could not be put back ({restore_error}), so they hold the new \
+         text and the other files the old", mixed.join(", ")
+    )]
+    Mixed {
+        path: String,
+        source: io::Error,
+        /// The indices (into the `files` given) of the files that hold their new text.
+        new: Vec<usize>,
+        /// Their paths, for the message.
+        mixed: Vec<String>,
+        restore_error: io::Error,
+    },
+    /// Every file holds its new text, but a folder could not be flushed to disk: a power cut
+    /// now could undo some of the renames.
+    #[error("every file was written, but {source}")]
+    NotFlushed { source: io::Error },
+}
+
+/// Replaces several files with new contents: every new text written and flushed under a
+/// temporary name first (where writing fails — a read-only folder, a full disk — and then no
+/// file has changed), then each renamed over its file (atomic per file), then the folders
+/// flushed. When a rename fails the files already replaced are put back from their old contents,
+/// read before anything was renamed. No temporary file is left behind, whatever happens (short of
+/// the process being killed: then each file is whole, old or new, and a `.*.tmp` may remain).
+pub fn replace_files(files: &[(&Path, &[u8])]) -> Result<(), ReplaceError> {
+    let shown = |path: &Path| path.display().to_string();
+    // Each file's new contents staged, with its old contents (`None`: it did not exist).
+    let mut staged = Vec::with_capacity(files.len());
+    for &(path, bytes) in files {
+        let old = match std::fs::read(path) {
+            Ok(old) => Some(old),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => None,
+            Err(source) => return Err(ReplaceError::NothingChanged { path: shown(path), source }),
+        };
+        match StagedFile::write(path, bytes) {
+            Ok(file) => staged.push((file, old)),
+            Err(source) => return Err(ReplaceError::NothingChanged { path: shown(path), source }),
+        }
+    }
+    let mut folders: Vec<PathBuf> = staged.iter().map(|(file, _)| folder_of(file.target())).collect();
+    let mut replaced: Vec<(usize, PathBuf, Option<Vec<u8>>)> = Vec::with_capacity(files.len());
+    let mut pending = staged.into_iter().enumerate();
+    while let Some((index, (file, old))) = pending.next() {
+        let target = file.target().to_path_buf();
+        if let Err(source) = file.replace() {
+            // The other temporary files go first, then the files already replaced are put back.
+            drop(pending);
+            let mut new = Vec::new();
+            let mut restore_error = None;
+            for (done, target, old) in replaced.into_iter().rev() {
+                let restored = match old {
+                    Some(old) => write_atomically(&target, &old),
+                    None => std::fs::remove_file(&target).and_then(|()| sync_folder(&folder_of(&target))),
+                };
+                if let Err(error) = restored {
+                    new.push(done);
+                    restore_error.get_or_insert(error);
+                }
+            }
+            new.sort_unstable();
+            return Err(match restore_error {
+                None => ReplaceError::NothingChanged { path: shown(files[index].0), source },
+                Some(restore_error) => ReplaceError::Mixed {
+                    path: shown(files[index].0),
+                    source,
+                    mixed: new.iter().map(|&i| shown(files[i].0)).collect(),
+                    new,
+                    restore_error,
+                },
+            });
+        }
+        replaced.push((index, target, old));
+    }
+    folders.sort();
+    folders.dedup();
+    for folder in folders {
+        sync_folder(&folder).map_err(|source| ReplaceError::NotFlushed { source })?;
+    }
+    Ok(())
+}
+
+/// The folder holding `path` (`.` for a bare file name).
+fn folder_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// `error` with what was being done, keeping its kind.
+fn context(error: io::Error, doing: String) -> io::Error {
+    io::Error::new(error.kind(), format!("{doing}: {error}"))
 }

@@ -2,16 +2,18 @@
 //!
 //! A test file registers tests with `test(name, function() ... end)`. Inside, `scenario.new{}`
 //! starts a game (seed, seats, optionally a small fixed board), the test arranges the state
-//! (`g:set_owner`, `g:set_counter`, `g:force_dice`), applies actions (`g:act{...}`) and checks
+//! (`g:set_owner`, `g:set_counter`, `g:place`, `g:force_dice`), applies actions (`g:act{...}`) and checks
 //! state and events (`expect_eq`, `g:events()`). Each test file runs in its own sandbox.
 
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use mlua::chunk::ChunkMode;
 use mlua::{Lua, LuaSerdeExt, MultiValue, Table, UserData, UserDataMethods, Value as LuaValue};
 
 use crate::board::BoardSpec;
+use crate::diag::did_you_mean;
 use crate::game::record::{from_record, to_record};
 use crate::game::render::{event_json, outcome_json, state_json};
 use crate::game::state::{NO_SEAT, SeatStatus};
@@ -40,6 +42,18 @@ pub fn run_mod_tests(
     helpers: &[std::path::PathBuf],
     filter: Option<&str>,
 ) -> Vec<TestResult> {
+    run_mod_tests_within(rules, test_files, helpers, filter, TEST_TIME_LIMIT)
+}
+
+/// [`run_mod_tests`] with another time limit per test (and per file's loading); the
+/// instruction limit scales with it.
+pub fn run_mod_tests_within(
+    rules: &Arc<Ruleset>,
+    test_files: &[std::path::PathBuf],
+    helpers: &[std::path::PathBuf],
+    filter: Option<&str>,
+    time_limit: Duration,
+) -> Vec<TestResult> {
     let mut helper_sources = Vec::new();
     for path in helpers {
         let shown = path.to_string_lossy().replace('\\', "/");
@@ -53,7 +67,7 @@ pub fn run_mod_tests(
     }
     let mut results = Vec::new();
     for path in test_files {
-        results.extend(run_file(rules, path, &helper_sources, filter));
+        results.extend(run_file(rules, path, &helper_sources, filter, time_limit));
     }
     results
 }
@@ -113,7 +127,13 @@ function expect_near(actual, expected, tolerance, message)
 end
 "#;
 
-fn run_file(rules: &Arc<Ruleset>, path: &Path, helpers: &[(String, String)], filter: Option<&str>) -> Vec<TestResult> {
+fn run_file(
+    rules: &Arc<Ruleset>,
+    path: &Path,
+    helpers: &[(String, String)],
+    filter: Option<&str>,
+    time_limit: Duration,
+) -> Vec<TestResult> {
     let shown = path.to_string_lossy().replace('\\', "/");
     let fail_file = |message: String| {
         vec![TestResult { file: shown.clone(), name: "(loading the file)".into(), failure: Some(message) }]
@@ -129,16 +149,18 @@ fn run_file(rules: &Arc<Ruleset>, path: &Path, helpers: &[(String, String)], fil
     if let Err(e) = install(&lua, rules.clone()) {
         return fail_file(sandbox::error_text(&e));
     }
-    budget.start_for(TEST_TIME_LIMIT);
-    if let Err(e) = lua.load(PRELUDE).set_name("=prelude").exec() {
+    budget.start_for(time_limit);
+    // Text only: Lua bytecode is not checked by the VM and can break out of it.
+    if let Err(e) = lua.load(PRELUDE).set_name("=prelude").set_mode(ChunkMode::Text).exec() {
         return fail_file(sandbox::error_text(&e));
     }
     for (helper_path, helper_text) in helpers {
-        if let Err(e) = lua.load(helper_text.as_str()).set_name(format!("@{helper_path}")).exec() {
+        let chunk = lua.load(helper_text.as_str()).set_name(format!("@{helper_path}")).set_mode(ChunkMode::Text);
+        if let Err(e) = chunk.exec() {
             return fail_file(sandbox::error_text(&e));
         }
     }
-    if let Err(e) = lua.load(text.as_str()).set_name(format!("@{shown}")).exec() {
+    if let Err(e) = lua.load(text.as_str()).set_name(format!("@{shown}")).set_mode(ChunkMode::Text).exec() {
         return fail_file(sandbox::error_text(&e));
     }
     let tests: Table = match lua.globals().get::<mlua::Function>("__tests").and_then(|f| f.call(())) {
@@ -155,7 +177,7 @@ fn run_file(rules: &Arc<Ruleset>, path: &Path, helpers: &[(String, String)], fil
             Ok(f) => f,
             Err(_) => continue,
         };
-        budget.start_for(TEST_TIME_LIMIT);
+        budget.start_for(time_limit);
         let failure = body.call::<()>(()).err().map(|e| sandbox::error_text(&e));
         results.push(TestResult { file: shown.clone(), name, failure });
     }
@@ -186,6 +208,12 @@ fn install(lua: &Lua, rules: Arc<Ruleset>) -> mlua::Result<()> {
         let seed: u64 = options.get::<Option<u64>>("seed")?.unwrap_or(1);
         let seats: Vec<SeatSetup> = match options.get::<LuaValue>("seats")? {
             LuaValue::Nil => (0..rules.manifest.seats.default_count()).map(|i| seat(&rules, i as usize)).collect(),
+            // Refused as `new_game` would refuse it, before building that many seats (which
+            // could exhaust memory).
+            LuaValue::Integer(n) if n > i64::from(rules.manifest.seats.max) => {
+                let range = rules.manifest.seats;
+                return Err(runtime(format!("this game takes {} to {} seats, not {n}", range.min, range.max)));
+            }
             LuaValue::Integer(n) => (0..n.max(0)).map(|i| seat(&rules, i as usize)).collect(),
             LuaValue::Table(names) => names
                 .sequence_values::<String>()
@@ -200,7 +228,10 @@ fn install(lua: &Lua, rules: Arc<Ruleset>) -> mlua::Result<()> {
         };
         let board: Option<BoardSpec> = match options.get::<LuaValue>("board")? {
             LuaValue::Nil => None,
-            value => Some(lua.from_value(value).map_err(|e| mlua::Error::runtime(format!("board: {e}")))?),
+            value => {
+                check_plain_size(&value, "board")?;
+                Some(lua.from_value(value).map_err(|e| mlua::Error::runtime(format!("board: {e}")))?)
+            }
         };
         let setup = GameSetup { seed, seats, board, options: Default::default() };
         let mut engine = Engine::new(rules.clone()).map_err(|e| mlua::Error::runtime(e.to_string()))?;
@@ -211,6 +242,32 @@ fn install(lua: &Lua, rules: Arc<Ruleset>) -> mlua::Result<()> {
     scenario.set("new", new)?;
     lua.globals().set("scenario", scenario)?;
     Ok(())
+}
+
+/// Most values a table handed to the runner as data (an action, a board) may hold, counting
+/// a table each time it is reached.
+const MAX_PLAIN_VALUES: usize = 100_000;
+
+/// Refuses a table too large to convert: one holding the same table twice at every level
+/// doubles the work with each level, and conversion would not end.
+fn check_plain_size(value: &LuaValue, what: &str) -> mlua::Result<()> {
+    fn count(value: &LuaValue, depth: usize, seen: &mut usize) -> Result<(), ()> {
+        *seen += 1;
+        if *seen > MAX_PLAIN_VALUES || depth > 64 {
+            return Err(());
+        }
+        if let LuaValue::Table(table) = value {
+            for pair in table.pairs::<LuaValue, LuaValue>() {
+                let (key, item) = pair.map_err(|_| ())?;
+                count(&key, depth + 1, seen)?;
+                count(&item, depth + 1, seen)?;
+            }
+        }
+        Ok(())
+    }
+    count(value, 0, &mut 0).map_err(|()| {
+        runtime(format!("{what}: the table is too large or too deep (more than {MAX_PLAIN_VALUES} values)"))
+    })
 }
 
 fn seat(rules: &Ruleset, i: usize) -> SeatSetup {
@@ -251,6 +308,20 @@ impl Scenario {
             .ok_or_else(|| runtime(format!("no piece {piece}")))
     }
 
+    fn piece_kind(&self, id: &str) -> mlua::Result<u16> {
+        let rules = self.rules();
+        if let Some(kind) = rules.piece_kind_index(id) {
+            return Ok(kind as u16);
+        }
+        let kinds: Vec<&str> = rules.piece_kinds.iter().map(|k| k.id.as_str()).collect();
+        let hint = match did_you_mean(id, kinds.iter().copied()) {
+            Some(near) => format!("; did you mean `{near}`?"),
+            None if kinds.is_empty() => "; the mod declares no `[pieces]`".into(),
+            None => format!("; the mod's piece kinds: {}", kinds.join(", ")),
+        };
+        Err(runtime(format!("unknown piece kind `{id}`{hint}")))
+    }
+
     fn item(&self, id: &str) -> mlua::Result<u16> {
         self.rules().item_index(id).map(|i| i as u16).ok_or_else(|| runtime(format!("unknown item `{id}`")))
     }
@@ -271,7 +342,9 @@ impl Scenario {
     }
 
     fn record(&self, lua: &Lua, table: Table) -> mlua::Result<ActionRecord> {
-        let json: serde_json::Value = lua.from_value(LuaValue::Table(table))?;
+        let table = LuaValue::Table(table);
+        check_plain_size(&table, "an action")?;
+        let json: serde_json::Value = lua.from_value(table)?;
         serde_json::from_value(json)
             .map_err(|e| runtime(format!("an action is a table like {{ action = \"attack\", from = \"3\" }}: {e}")))
     }
@@ -469,6 +542,26 @@ impl UserData for Scenario {
             let rules = g.rules();
             let s = rules.stat_index(&name).ok_or_else(|| runtime(format!("unknown stat `{name}`")))?;
             g.state.pieces[p].stats[s] = rules.stats[s].clamp(value);
+            Ok(())
+        });
+        methods.add_method_mut("place", |_, g, (kind, seat, space): (String, LuaValue, LuaValue)| {
+            let kind = g.piece_kind(&kind)?;
+            let owner = match seat {
+                LuaValue::Nil => NO_SEAT,
+                v => g.seat(&v)?,
+            };
+            let space = g.space(&space)?;
+            let rules = g.rules();
+            let piece =
+                crate::game::changes::place_piece(&rules, &mut g.state, &mut Events::discard(), kind, owner, space);
+            Ok(i64::from(piece) + 1)
+        });
+        methods.add_method_mut("remove", |_, g, piece: usize| {
+            let p = g.piece(piece)?;
+            if !g.state.pieces[p].alive {
+                return Err(runtime(format!("piece {piece} was already removed")));
+            }
+            crate::game::changes::remove_piece(&mut g.state, &mut Events::discard(), p as u32);
             Ok(())
         });
         methods.add_method_mut("move_piece", |_, g, (piece, space): (usize, LuaValue)| {

@@ -48,6 +48,7 @@ pub fn docs() -> Vec<(&'static str, String)> {
     vec![
         ("docs/modding/lua-api.md", crate::lua::api_doc::markdown()),
         (crate::schema_doc::REFERENCE_PATH, crate::schema_doc::markdown()),
+        (crate::rules::language::LANGUAGE_PATH, crate::rules::language::markdown()),
     ]
 }
 

@@ -94,8 +94,9 @@ reports a key that is not listed here as an error, with the nearest known key as
 
 Text marked *expression* is a formula in the rules language (`from.dice > 1`, `(from.dice)d6`,
 `chance`); text marked *effect* is a list of statements (`to.owner = me`, `me.reserve += 3`,
-`end_turn()`) or blocks (see [`Stmt`](#stmt)). Seats are numbered from 1 in the rules language;
-`home` seats in board files count from 0.
+`end_turn()`) or blocks (see [`Stmt`](#stmt)); [the rules language](rules-language.md) lists
+every name, field, function and statement they may use. Seats are numbered from 1 in the rules
+language; `home` seats in board files count from 0.
 
 ";
 

@@ -192,6 +192,159 @@ fn folder_and_id_must_agree() {
     let manifest = manifest("other_name");
     let folder = write_mod("folder_name", &[("mod.toml", manifest.as_bytes()), ("data.toml", MINIMAL_DATA.as_bytes())]);
     let d = problems(&folder).remove(0);
-    assert_eq!(d.message, "the mod id `other_name` differs from its folder name `folder_name`");
-    assert_eq!(d.suggestion.as_deref(), Some("folder_name"));
+    assert_eq!(
+        d.message,
+        "the mod id `other_name` differs from its folder name `folder_name`: rename the folder or set `id = \"folder_name\"`"
+    );
+    assert_eq!(d.suggestion, None);
+    // `.` is named by the folder's real name.
+    let cwd_relative = folder.join(".");
+    let d = problems(&cwd_relative).remove(0);
+    assert!(d.message.contains("folder name `folder_name`"), "{}", d.message);
+}
+
+#[test]
+fn a_mod_without_data_files_gets_one_message_saying_what_to_add() {
+    let manifest = manifest("empty");
+    let folder = write_mod("empty", &[("mod.toml", manifest.as_bytes())]);
+    let found = problems(&folder);
+    let d = only(&found);
+    assert_eq!(
+        d.to_string(),
+        format!(
+            "{}: error: the mod has no data files: add a .toml file next to mod.toml with at least a `[board]` \
+             table (docs/modding/tutorial.md, step 2, shows one)",
+            folder.display()
+        )
+    );
+}
+
+#[test]
+fn digit_legend_keys_are_shown_as_keys_at_their_own_line() {
+    let data = MINIMAL_DATA.replace(
+        "kind = \"graph\"\nterrain = \"land\"\nspaces = [{ id = \"a\" }, { id = \"b\" }]\nlinks = [[\"a\", \"b\"]]",
+        "kind = \"square\"\ncolumns = 2\nrows = 1\nlayout = [\"12\"]\nlegend.\"1\" = \"land\"\nlegend.\"2\" = { terrain = \"lnad\", home = 1 }",
+    );
+    let d = only(&broken("digit_keys", &[("data.toml", &data)])).clone();
+    assert_eq!(at(&d), "data.toml:8:26");
+    assert_eq!((d.table.as_deref(), d.key.as_deref()), (Some("board.legend.\"2\""), Some("terrain")));
+    assert_eq!(d.message, "unknown terrain `lnad`");
+    assert_eq!(d.suggestion.as_deref(), Some("land"));
+}
+
+#[test]
+fn colours_must_be_hash_and_six_hex_digits() {
+    let data = MINIMAL_DATA.replace("[terrain.land]", "[terrain.land]\ncolor = \"#fff\"")
+        + "\n[seats]\ncolors = [\"#4caf50\", \"red\"]\nsides = [{ id = \"a\", color = \"#12345g\" }, { id = \"b\", color = \"#a1B2c3\" }]\n";
+    let found = broken("colours", &[("data.toml", &data)]);
+    let shown: Vec<String> = found.iter().map(|d| format!("{} {}", at(d), d)).collect();
+    let pattern = "does not fit the pattern `^#[0-9a-fA-F]{6}$`";
+    assert_eq!(found.len(), 3, "{shown:#?}");
+    assert_eq!(at(&found[0]), "data.toml:9:9");
+    assert_eq!((found[0].table.as_deref(), found[0].key.as_deref()), (Some("terrain.land"), Some("color")));
+    assert_eq!(found[0].message, format!("`#fff` {pattern}; write it like `#f2e6c9`"));
+    assert_eq!(at(&found[1]), "data.toml:23:22");
+    assert_eq!((found[1].table.as_deref(), found[1].key.as_deref()), (Some("seats"), Some("colors[1]")));
+    assert_eq!(found[1].message, format!("`red` {pattern}; write it like `#4caf50`"));
+    assert_eq!(at(&found[2]), "data.toml:24:30");
+    assert_eq!((found[2].table.as_deref(), found[2].key.as_deref()), (Some("seats.sides[0]"), Some("color")));
+    assert_eq!(found[2].message, format!("`#12345g` {pattern}; write it like `#d32f2f`"));
+}
+
+#[test]
+fn a_key_missing_from_mod_toml_names_the_file_and_shows_a_line_to_add() {
+    let manifest = manifest("nameless").replace("name = \"T\"\n", "").replace("seats = { min = 2, max = 2 }\n", "");
+    let folder = write_mod("nameless", &[("mod.toml", manifest.as_bytes()), ("data.toml", MINIMAL_DATA.as_bytes())]);
+    let shown: Vec<String> = problems(&folder).iter().map(ToString::to_string).collect();
+    let file = folder.join("mod.toml").display().to_string();
+    assert_eq!(
+        shown,
+        [
+            format!("{file}: error: key `name`: missing required key `name`; for example `name = \"My Game\"`"),
+            format!(
+                "{file}: error: key `seats`: missing required key `seats`; for example `seats = {{ min = 2, max = 4 }}`"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn check_loads_every_choice_of_every_option_and_names_the_choice() {
+    let options = "\n[options.size]\nlabel = \"Size\"\ndefault = \"two\"\nchoices.two = {}\n\
+                   choices.three = { set = { \"board.spaces\" = [{ id = \"a\" }, { id = \"b\" }, { id = \"\" }] } }\n\
+                   choices.odd = { set = { \"space_counters.dice.max\" = \"eight\" } }\n";
+    let data = MINIMAL_DATA.to_string() + options;
+    let manifest = manifest("choices");
+    let folder = write_mod("choices", &[("mod.toml", manifest.as_bytes()), ("data.toml", data.as_bytes())]);
+    meeple_engine::loader::load_mod(&folder).expect("the default choice loads");
+    let found = meeple_engine::options::load_every_choice(&folder).expect_err("two choices are broken");
+    let shown: Vec<String> =
+        found.iter().map(|d| d.to_string().replace(&format!("{}/", folder.display()), "")).collect();
+    assert_eq!(
+        shown,
+        [
+            "data.toml:25:80: error: [board.spaces[2]] key `id`: with `--option size=three`: must not be empty\n \
+             25 | choices.three = { set = { \"board.spaces\" = [{ id = \"a\" }, { id = \"b\" }, { id = \"\" }] } }\n    \
+             |                                                                                ^",
+            "data.toml:26:53: error: [space_counters.dice] key `max`: with `--option size=odd`: expected an integer, \
+             found a string\n 26 | choices.odd = { set = { \"space_counters.dice.max\" = \"eight\" } }\n    \
+             |                                                     ^",
+        ]
+    );
+}
+
+#[test]
+fn check_reports_a_problem_shared_by_every_choice_once() {
+    let options = "\n[options.size]\nlabel = \"Size\"\ndefault = \"two\"\nchoices.two = {}\nchoices.three = {}\n";
+    let data = MINIMAL_DATA.replace("max = 8", "max = \"eight\"") + options;
+    let manifest = manifest("shared");
+    let folder = write_mod("shared", &[("mod.toml", manifest.as_bytes()), ("data.toml", data.as_bytes())]);
+    let found = meeple_engine::options::load_every_choice(&folder).expect_err("broken");
+    let d = only(&found);
+    assert_eq!((at(d), d.message.as_str()), ("data.toml:11:7".into(), "expected an integer, found a string"));
+}
+
+#[test]
+fn a_failing_hook_or_expression_names_the_rule_that_ran_it() {
+    use meeple_engine::game::{Action, Engine, Events, GameSetup};
+    let hooks = "function boom()\n  error('boom')\nend\n";
+    let data = MINIMAL_DATA.to_string() + "\n[[triggers]]\non = \"turn_start\"\neffect = [\"hook('boom')\"]\n";
+    let trigger_manifest = manifest("hook_in_trigger");
+    let folder = write_mod(
+        "hook_in_trigger",
+        &[("mod.toml", trigger_manifest.as_bytes()), ("data.toml", data.as_bytes()), ("hooks/a.lua", hooks.as_bytes())],
+    );
+    let rules = meeple_engine::loader::load_mod(&folder).expect("loads").ruleset;
+    let setup = GameSetup::new(&rules, 1, 2, "human");
+    let error =
+        Engine::new(rules.clone()).unwrap().new_game(&setup, &mut Events::discard()).expect_err("the hook fails");
+    assert_eq!(error.message(), "triggers[0].effect: hook `boom`: hook_in_trigger/hooks/a.lua:2: boom");
+
+    let data = MINIMAL_DATA.replace(
+        "params = [{ name = \"from\", kind = \"space\", owned_by = \"me\" }]",
+        "params = [{ name = \"from\", kind = \"space\", where = \"10 / from.dice == 1\" }]",
+    );
+    let where_manifest = manifest("hook_in_where");
+    let folder = write_mod(
+        "hook_in_where",
+        &[("mod.toml", where_manifest.as_bytes()), ("data.toml", data.as_bytes()), ("hooks/a.lua", hooks.as_bytes())],
+    );
+    let rules = meeple_engine::loader::load_mod(&folder).expect("loads").ruleset;
+    let mut engine = Engine::new(rules.clone()).unwrap();
+    let mut state = engine.new_game(&GameSetup::new(&rules, 1, 2, "human"), &mut Events::discard()).unwrap();
+    let push = Action::rule(rules.action_index("push").unwrap() as u16, &[0]);
+    let refused = engine.apply(&mut state, &push, &mut Events::discard()).expect_err("the division fails");
+    assert_eq!(refused.to_string(), "`push`: actions.push.params[0].where: division by zero");
+}
+
+#[test]
+fn a_local_hook_function_is_pointed_out() {
+    let data = MINIMAL_DATA.replace("effect = [\"from.dice += 1\"]", "effect = [\"from.dice += hook('bonus')\"]");
+    let problems = broken(
+        "local_hook",
+        &[("data.toml", &data), ("hooks/main.lua", "-- a helper\nlocal function bonus()\n  return 1\nend\n")],
+    );
+    let d = only(&problems);
+    assert!(d.message.starts_with("no hook file defines a global function `bonus`; "), "{}", d.message);
+    assert!(d.message.contains("hooks/main.lua:2 defines a `local` one"), "{}", d.message);
 }

@@ -21,7 +21,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Validate mods and report every problem (every bundled mod when none is named).
+    /// Validate mods and report every problem (every bundled mod when none is named), with
+    /// each setup option at its default and with each of its other choices.
     Check {
         /// Mod ids or mod folders.
         mods: Vec<String>,

@@ -219,3 +219,14 @@ fn schema_check_reports_fresh_schemas() {
     let out = meeple(&["schema", "--check"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
 }
+
+#[test]
+fn check_finds_a_scenario_test_file_that_does_not_parse() {
+    let folder = broken_copy("broken_test_file", "tests/broken.lua", |_| {
+        "test(\"x\", function()\n  if true then\nend)\n".into()
+    });
+    let out = meeple(&["check", folder.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(err.contains("tests/broken.lua:3: error: unexpected symbol near ')'"), "{err}");
+}

@@ -171,7 +171,7 @@ pub struct TerrainDef {
     pub label: Option<String>,
     /// Drawing colour, `#rrggbb`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = r"^#[0-9a-fA-F]{6}$"))]
+    #[schemars(regex(pattern = r"^#[0-9a-fA-F]{6}$"), example = &"#f2e6c9")]
     pub color: Option<String>,
     /// Whether pieces may enter spaces of this terrain at all (before per-kind move costs).
     #[serde(default = "yes")]
@@ -184,11 +184,11 @@ pub struct TerrainDef {
     /// Whether this terrain blocks line of sight.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub blocks_sight: bool,
-    /// Named numbers of this terrain, readable in expressions as `space.terrain_stat`-style
-    /// lookups (e.g. a production range).
+    /// Named numbers of this terrain, read in expressions through a space's terrain:
+    /// `space.terrain.cover` (0 for a terrain that does not give the number).
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub stats: IndexMap<String, i64>,
-    /// Free-form tags rules can test.
+    /// Free-form tags, tested in expressions with `tagged(space, "tag")` (a space tests its terrain's).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,
 }
@@ -214,7 +214,7 @@ pub struct PieceKindDef {
     /// A cost of 0 means the piece cannot enter that terrain.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub move_costs: IndexMap<String, u32>,
-    /// Free-form tags rules can test.
+    /// Free-form tags, tested in expressions with `tagged(piece, "tag")` (a piece tests its kind's).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,
 }
@@ -244,7 +244,7 @@ pub struct ItemDef {
     /// give a number another item gives reads it as 0.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub stats: IndexMap<String, i64>,
-    /// Free-form tags rules can test.
+    /// Free-form tags, tested in expressions with `tagged(item, "tag")` (a held item tests its kind's).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,
 }
@@ -262,7 +262,7 @@ pub struct CardDef {
     /// Named numbers printed on the card.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub stats: IndexMap<String, i64>,
-    /// Free-form tags rules can test.
+    /// Free-form tags, for Lua hooks and tools.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,
 }
@@ -297,6 +297,7 @@ pub struct SeatsDef {
     pub names: Vec<String>,
     /// Seat colours, `#rrggbb`, in seat order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(extend("items" = { "type": "string", "pattern": "^#[0-9a-fA-F]{6}$", "examples": ["#4caf50"] }))]
     pub colors: Vec<String>,
     /// Whether the seat to move may leave the game (surrender). A seat that leaves keeps its
     /// spaces and pieces, takes no more turns, and still defends.
@@ -327,6 +328,7 @@ pub struct SideDef {
     pub short_label: Option<String>,
     /// Drawing colour, `#rrggbb`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^#[0-9a-fA-F]{6}$"), example = &"#d32f2f")]
     pub color: Option<String>,
 }
 
@@ -595,7 +597,8 @@ pub enum EventKind {
     TurnStart,
     /// A seat's turn ends (after the turn's `on_end`).
     TurnEnd,
-    /// After every applied action, before end conditions are checked.
+    /// After every applied action, before end conditions are checked: a `draw()` here comes
+    /// before the `end.win` check of the same action (test a full board at `turn_start`).
     AfterAction,
     /// A seat dropped out (eliminated or left).
     SeatOut,
@@ -644,6 +647,11 @@ pub struct EndDef {
     /// eliminated or gone), it wins.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub last_seat_wins: bool,
+    /// *Expression*: when it holds (checked after every action and turn start, after `win`),
+    /// the game ends drawn, split by `draw_shares`; `seat` is the seat to move. For example a
+    /// full board: `count_of(space, space.owner == none) == 0`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw: Option<String>,
     /// *Expression* about `seat`: its score when the game ends by running out of matches or
     /// turns. The side with the highest score wins; a tie is a draw between the tied seats.
     /// Without it, such an ending is a draw split by `draw_shares`.
@@ -653,7 +661,8 @@ pub struct EndDef {
     /// (shares are normalised to sum to 1 over the seats still playing).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub draw_shares: Option<String>,
-    /// A safety net: after this many turns the game is drawn. Keeps simulations finite.
+    /// A safety net: after this many turns the game ends, decided by `score` when the mod has
+    /// one, else drawn. Keeps simulations finite.
     #[serde(default = "default_turn_limit")]
     pub turn_limit: u32,
 }
@@ -664,6 +673,7 @@ impl Default for EndDef {
             eliminate: None,
             win: None,
             last_seat_wins: false,
+            draw: None,
             score: None,
             draw_shares: None,
             turn_limit: default_turn_limit(),
@@ -702,8 +712,12 @@ pub struct IfBlock {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ForEachBlock {
-    /// What to loop over; the loop variable has the same name (`seat`, `space`, `piece`).
+    /// What to loop over: `seat`, `space` or `piece` (no other kind); the loop variable has the
+    /// same name unless `as` names it.
     pub for_each: ParamKind,
+    /// A name for the loop variable, so a loop inside a loop can still read the outer one's.
+    #[serde(default, rename = "as", skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     /// *Expression* selecting which ones.
     #[serde(default, rename = "where", skip_serializing_if = "Option::is_none")]
     pub filter: Option<String>,

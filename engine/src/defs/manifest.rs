@@ -12,16 +12,22 @@ pub const ENGINE_API_VERSION: u32 = 1;
 #[serde(deny_unknown_fields)]
 pub struct Manifest {
     /// The mod's id: lowercase letters, digits and underscores, the same as its folder name.
+    #[schemars(example = &"my_game")]
     pub id: String,
     /// The name players see, e.g. in the launcher.
+    #[schemars(example = &"My Game")]
     pub name: String,
     /// The mod's own version, `major.minor.patch`. Saves and replays record it.
+    #[schemars(example = &"1.0.0")]
     pub version: String,
     /// The engine API version the mod is written for.
+    #[schemars(example = ENGINE_API_VERSION)]
     pub api: u32,
     /// One or two sentences shown under the name.
+    #[schemars(example = &"Two players race to the far side of the board.")]
     pub description: String,
     /// How many seats (players, human or computer) a game of this mod takes.
+    #[schemars(example = SeatRange { min: 2, max: 4, default: None, by_side: None })]
     pub seats: SeatRange,
     /// Who wrote the mod.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -158,7 +158,8 @@ pub fn tokenize(text: &str) -> Result<Vec<(Token, Span)>, SyntaxError> {
             i += 1;
             continue;
         }
-        let two = if i + 1 < bytes.len() { &text[i..i + 2] } else { "" };
+        // `get`: the next character may be several bytes long (and the pair then no operator).
+        let two = text.get(i..i + 2).unwrap_or("");
         let (token, len) = match two {
             "==" => (Token::EqEq, 2),
             "!=" => (Token::NotEq, 2),

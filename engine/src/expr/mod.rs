@@ -55,6 +55,10 @@ pub enum AstKind {
     Binary(BinaryOp, Box<Ast>, Box<Ast>),
     /// `count d sides`, e.g. `3d6` or `(from.dice)d6`: the sum of the dice.
     Dice(Box<Ast>, Box<Ast>),
+    /// `name in kind` as the first argument of a call, e.g. `count_of(near in space, …)`: a
+    /// loop variable with a name of its own, so a loop inside a loop can still read the outer
+    /// one. The span is the kind's.
+    LoopVariable(String, String, Span),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -57,11 +57,17 @@ pub fn parse_statement(text: &str) -> Result<StmtAst, SyntaxError> {
             if matches!(target.kind, AstKind::Call(..)) {
                 Ok(StmtAst::Call(target))
             } else {
+                let hint = if matches!(target.kind, AstKind::Binary(BinaryOp::Eq, ..)) {
+                    "; to set a value write a single `=`"
+                } else {
+                    ""
+                };
                 Err(SyntaxError {
                     span: target.span,
-                    message: "a statement must be `let name = …`, an assignment (`x = …`, `x += …`, \
-                              `x -= …`) or a call such as `end_turn()`"
-                        .into(),
+                    message: format!(
+                        "a statement must be `let name = …`, an assignment (`x = …`, `x += …`, `x -= …`) \
+                         or a call such as `end_turn()`{hint}"
+                    ),
                 })
             }
         }
@@ -96,6 +102,14 @@ impl Parser {
     }
 
     fn expect(&mut self, token: Token, what: &str) -> Result<Span, SyntaxError> {
+        if *self.peek() == Token::Assign && token != Token::Assign {
+            return Err(SyntaxError {
+                span: self.peek_span(),
+                message: format!(
+                    "expected {what}, found `=`: compare with `==` (a single `=` assigns, and only in effects)"
+                ),
+            });
+        }
         if *self.peek() == token {
             Ok(self.advance().1)
         } else {
@@ -109,6 +123,13 @@ impl Parser {
     fn expect_end(&mut self) -> Result<(), SyntaxError> {
         if *self.peek() == Token::End {
             Ok(())
+        } else if *self.peek() == Token::Assign {
+            Err(SyntaxError {
+                span: self.peek_span(),
+                message: "unexpected `=` after a complete expression: compare with `==` \
+                          (a single `=` assigns, and only in effects)"
+                    .into(),
+            })
         } else {
             Err(SyntaxError {
                 span: self.peek_span(),
@@ -292,7 +313,8 @@ impl Parser {
                     let mut args = Vec::new();
                     if *self.peek() != Token::RParen {
                         loop {
-                            args.push(self.expression()?);
+                            let arg = self.expression()?;
+                            args.push(self.loop_variable(arg)?);
                             if *self.peek() == Token::Comma {
                                 self.advance();
                             } else {
@@ -310,6 +332,25 @@ impl Parser {
             }
         };
         Ok(Ast { kind, span })
+    }
+
+    /// Reads `in kind` after an argument that is a bare name, making it a named loop variable.
+    fn loop_variable(&mut self, arg: Ast) -> Result<Ast, SyntaxError> {
+        let AstKind::Name(name) = &arg.kind else { return Ok(arg) };
+        if !self.peek_word("in") {
+            return Ok(arg);
+        }
+        self.advance();
+        match self.advance() {
+            (Token::Ident(kind), kind_span) => {
+                let span = arg.span.to(kind_span);
+                Ok(Ast { kind: AstKind::LoopVariable(name.clone(), kind, kind_span), span })
+            }
+            (other, span) => Err(SyntaxError {
+                span,
+                message: format!("expected `seat`, `space` or `piece` after `in`, found {}", other.describe()),
+            }),
+        }
     }
 
     fn peek_word(&self, word: &str) -> bool {
@@ -343,6 +384,7 @@ mod tests {
             AstKind::Unary(UnaryOp::Not, x) => format!("(not {})", show(x)),
             AstKind::Binary(op, a, b) => format!("({} {} {})", op.symbol(), show(a), show(b)),
             AstKind::Dice(n, s) => format!("(dice {} {})", show(n), show(s)),
+            AstKind::LoopVariable(name, kind, _) => format!("({name} in {kind})"),
         }
     }
 
@@ -369,6 +411,28 @@ mod tests {
         assert_eq!(expr("x > 0 ? 1 : 2"), "if((> x 0), 1, 2)");
         assert_eq!(expr("terrain == 'water'"), "(== terrain \"water\")");
         assert_eq!(expr("1_000 + 0.5"), "(+ 1000 0.5)");
+    }
+
+    #[test]
+    fn a_single_equals_sign_where_a_comparison_belongs_says_so() {
+        for text in ["count_of(space, space.owner = me) > 0", "(a = b)", "a = b"] {
+            let error = parse_expression(text).unwrap_err();
+            assert!(error.message.contains("compare with `==`"), "{text}: {}", error.message);
+        }
+        let error = parse_statement("to.owner == me").unwrap_err();
+        assert!(error.message.ends_with("to set a value write a single `=`"), "{}", error.message);
+    }
+
+    #[test]
+    fn named_loop_variables() {
+        assert_eq!(
+            expr("count_of(near in space, adjacent(near, space))"),
+            "count_of((near in space), adjacent(near, space))"
+        );
+        // `in` only binds after a bare name; elsewhere it is an ordinary name.
+        assert_eq!(expr("max(in, 2)"), "max(in, 2)");
+        let error = parse_expression("count_of(near in 3, true)").unwrap_err();
+        assert_eq!(error.message, "expected `seat`, `space` or `piece` after `in`, found `3`");
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The primitive changes of a game — a counter, an owner, a resource, a stat, a variable, a
-//! piece's place — each clamped to its declared bounds and reported as an event. TOML effects
+//! piece's place, a piece placed or removed — each clamped to its declared bounds and reported
+//! as an event. TOML effects
 //! and the Lua `game` API both go through these, so a change means the same from either.
 
 use super::events::{Event, Events};
@@ -120,4 +121,39 @@ pub(crate) fn move_piece(state: &mut GameState, events: &mut Events, piece: u32,
             to: (to != NO_SPACE).then_some(to),
         });
     }
+}
+
+/// Puts a new piece of `kind` on a space for a seat (or for nobody, [`NO_SEAT`]), with the
+/// kind's starting stats and items; returns its id. Ids are never reused.
+pub(crate) fn place_piece(
+    rules: &Ruleset,
+    state: &mut GameState,
+    events: &mut Events,
+    kind: u16,
+    owner: u8,
+    space: u32,
+) -> u32 {
+    let info = &rules.piece_kinds[kind as usize];
+    let piece = state.pieces.len() as u32;
+    state.pieces.push(super::state::Piece {
+        kind,
+        owner,
+        space,
+        alive: true,
+        stats: info.stats.clone(),
+        items: Vec::new(),
+    });
+    events.push_with(|| Event::PiecePlaced { piece, kind, owner: (owner != NO_SEAT).then_some(owner), space });
+    for &item in &info.items {
+        give_item(rules, state, events, piece, item);
+    }
+    piece
+}
+
+/// Takes a piece out of play: off the board, no longer alive (its id stays taken).
+pub(crate) fn remove_piece(state: &mut GameState, events: &mut Events, piece: u32) {
+    let removed = &mut state.pieces[piece as usize];
+    removed.alive = false;
+    removed.space = NO_SPACE;
+    events.push_with(|| Event::PieceRemoved { piece });
 }

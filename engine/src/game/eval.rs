@@ -14,7 +14,7 @@ use crate::expr::UnaryOp;
 use crate::rules::Ruleset;
 use crate::rules::ir::{
     Aggregate, AggregateOp, ArithOp, AssignMode, Block, CmpOp, DiceMode, Expr, Func, ItemField, Leaf, LoopKind, Place,
-    Proc, Read, Stmt, Value,
+    Proc, Read, Stmt, TagOf, Value,
 };
 
 /// What an expression can reach while it is evaluated.
@@ -267,6 +267,29 @@ fn read_state<E: Env>(env: &mut E, read: &Read, frame: &[Value]) -> Result<Value
                 env.state().board.space(s).home.map_or(Value::Nil, Value::Seat)
             }
             _ => Value::Nil,
+        },
+        Read::SpaceColumn(e) => match space_of(eval(env, e, frame)?) {
+            Some(s) if (s as usize) < env.state().board.space_count() => {
+                Value::Int(i64::from(env.state().board.space(s).col.max(-1)) + 1)
+            }
+            _ => Value::Int(0),
+        },
+        Read::SpaceRow(e) => match space_of(eval(env, e, frame)?) {
+            Some(s) if (s as usize) < env.state().board.space_count() => {
+                Value::Int(i64::from(env.state().board.space(s).row.max(-1)) + 1)
+            }
+            _ => Value::Int(0),
+        },
+        Read::TerrainStat(e, stat) => match eval(env, e, frame)? {
+            Value::Id(terrain) => Value::Int(
+                env.rules()
+                    .terrain
+                    .get(terrain as usize)
+                    .and_then(|t| t.stats.get(*stat as usize))
+                    .copied()
+                    .unwrap_or(0),
+            ),
+            _ => Value::Int(0),
         },
         Read::SeatResource(e, r) => match eval(env, e, frame)?.as_seat() {
             Some(seat) => {
@@ -571,6 +594,10 @@ fn call<E: Env>(env: &mut E, func: Func, args: &[Expr], frame: &[Value]) -> Resu
                 None => Value::Int(amount.max(0)),
             }
         }
+        Func::Tagged(tag, of) => {
+            let value = arg(env, 0)?;
+            Value::Bool(has_tag(env, value, tag, of))
+        }
         Func::Hook(index) => {
             let mut values = [Value::Nil; 8];
             for (i, a) in args.iter().enumerate().take(8) {
@@ -579,6 +606,36 @@ fn call<E: Env>(env: &mut E, func: Func, args: &[Expr], frame: &[Value]) -> Resu
             env.hook(index, &values[..args.len().min(8)])?
         }
     })
+}
+
+/// Whether `value` (a space, terrain, piece, piece kind, held item or item, as `of` says) has
+/// the tag with index `tag`: through its terrain or kind where it is an instance.
+fn has_tag<E: Env>(env: &E, value: Value, tag: u16, of: TagOf) -> bool {
+    let rules = env.rules();
+    let state = env.state();
+    let tags: Option<&Vec<u16>> = match of {
+        TagOf::Space => space_of(value)
+            .and_then(|s| state.board.get_space(s))
+            .and_then(|s| rules.terrain.get(s.terrain as usize))
+            .map(|t| &t.tags),
+        TagOf::Terrain => match value {
+            Value::Id(t) => rules.terrain.get(t as usize).map(|t| &t.tags),
+            _ => None,
+        },
+        TagOf::Piece => {
+            piece(state, value).and_then(|p| rules.piece_kinds.get(state.pieces[p].kind as usize)).map(|k| &k.tags)
+        }
+        TagOf::PieceKind => match value {
+            Value::Id(k) => rules.piece_kinds.get(k as usize).map(|k| &k.tags),
+            _ => None,
+        },
+        TagOf::Held => held(state, value).and_then(|h| rules.items.get(h.item as usize)).map(|i| &i.tags),
+        TagOf::Item => match value {
+            Value::Id(i) => rules.items.get(i as usize).map(|i| &i.tags),
+            _ => None,
+        },
+    };
+    tags.is_some_and(|tags| tags.contains(&tag))
 }
 
 /// What a walker pays to step onto `space` over `edge`: the space terrain's `move_cost` (at

@@ -279,7 +279,7 @@ pub(crate) fn seat_eliminated(cx: &mut WriteCx, seat: u8) -> Result<(), RuleErro
     fire(cx, EventKind::SeatOut, seat)
 }
 
-/// Applies `end.eliminate`, `end.win` and `end.last_seat_wins`.
+/// Applies `end.eliminate`, `end.win`, `end.draw` and `end.last_seat_wins`.
 pub(crate) fn check_end(cx: &mut WriteCx) -> Result<(), RuleError> {
     if cx.state.outcome.is_some() {
         return Ok(());
@@ -296,6 +296,13 @@ pub(crate) fn check_end(cx: &mut WriteCx) -> Result<(), RuleError> {
         }
     }
     if cx.state.outcome.is_some() {
+        return Ok(());
+    }
+    if let Some(draw) = &rules.end.draw
+        && seat_formula(cx, draw, cx.state.turn.seat).map_err(|e| e.context("end.draw"))?.as_bool()
+    {
+        let shares = draw_shares(cx)?;
+        finish(cx, Outcome::Draw { shares });
         return Ok(());
     }
     // Runs after every action: count without allocating.

@@ -490,6 +490,14 @@ pub(crate) fn check(engine: &mut Engine, state: &GameState, seat: u8, action: &A
             let Some(rule) = rules.actions.get(index as usize) else {
                 return Err(ActionError::Illegal { action: format!("#{index}"), reason: "no such action".into() });
             };
+            // The slots past the action's parameters are 0, as listed: a staged action keeps its
+            // arguments in the state, and a save records only the named ones.
+            if action.args.get(rule.params.len()..).is_some_and(|unused| unused.iter().any(|&arg| arg != 0)) {
+                return Err(ActionError::Illegal {
+                    action: rule.id.clone(),
+                    reason: format!("it has {} parameter(s); the other argument slots must be 0", rule.params.len()),
+                });
+            }
             let awaiting = match &state.turn.pending {
                 Some(pending) if pending.action == index => {
                     if action.args[..rule.before_roll] != pending.args[..rule.before_roll] {
@@ -631,7 +639,12 @@ fn check_params(
                 !rejected_space(param, owner_wanted, state, space)
             }
             _ => match &param.filter {
-                Some(filter) => eval::eval_bool(cx, filter, frame).map_err(|e| e.message().to_string())?,
+                Some(filter) => eval::eval_bool(cx, filter, frame).map_err(|e| {
+                    // `after_roll` choices follow `params` in the rule, as they do in no file.
+                    let (list, index) =
+                        if i < rule.before_roll { ("params", i) } else { ("after_roll", i - rule.before_roll) };
+                    e.context(&format!("actions.{}.{list}[{index}].where", rule.id)).message().to_string()
+                })?,
                 None => true,
             },
         };
@@ -641,7 +654,8 @@ fn check_params(
     }
     if !awaiting
         && let Some(when) = &rule.when
-        && !eval::eval_bool(cx, when, frame).map_err(|e| e.message().to_string())?
+        && !eval::eval_bool(cx, when, frame)
+            .map_err(|e| e.context(&format!("actions.{}.when", rule.id)).message().to_string())?
     {
         return Err("its condition does not hold".into());
     }

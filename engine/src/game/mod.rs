@@ -12,6 +12,7 @@ mod decks;
 pub mod eval;
 pub mod events;
 mod flow;
+mod invariants;
 mod legal;
 pub mod odds;
 pub mod record;
@@ -170,6 +171,8 @@ pub struct Engine {
     /// Whether turn changes, triggers or end checks can fail (then every action is snapshotted).
     flow_fallible: bool,
     quiet_end: flow::QuietEnd,
+    /// Games started, so the hooks are loaded afresh for every game but the first.
+    games_started: u64,
 }
 
 impl Engine {
@@ -194,6 +197,7 @@ impl Engine {
             score_scratch: Scratch::default(),
             flow_fallible,
             quiet_end: flow::QuietEnd::default(),
+            games_started: 0,
         })
     }
 
@@ -296,10 +300,15 @@ impl Engine {
             owned: vec![0; seat_count],
             forced_faces: Default::default(),
         };
-        self.with_cx(&mut state, events, |cx| flow::start_game(cx))?;
-        if let Some(hooks) = self.hooks.as_mut() {
-            hooks.reset_game();
+        // Every game starts with the hooks as their files leave them: what a hook kept in Lua
+        // variables of its own during an earlier game of this engine must not reach this one
+        // (a simulation's games would depend on how they fell to threads, a replay on a fresh
+        // engine would differ).
+        if self.games_started > 0 && self.hooks.is_some() {
+            self.hooks = Some(HookRuntime::new(rules.clone())?);
         }
+        self.games_started += 1;
+        self.with_cx(&mut state, events, |cx| flow::start_game(cx))?;
         self.settle(&mut state, events)?;
         Ok(state)
     }

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 use mlua::{Lua, MultiValue, Table, Value as LuaValue};
 
+use super::sandbox::{bytes_as_instructions, charge};
 use super::{HookCell, describe_lua};
 use crate::defs::EventKind;
 use crate::diag::did_you_mean;
@@ -24,7 +25,12 @@ fn err<T>(message: impl Into<String>) -> LuaResult<T> {
 
 /// Runs `f` on the hook cell, refusing when no game is being played.
 fn with<R>(lua: &Lua, f: impl FnOnce(&mut HookCell) -> LuaResult<R>) -> LuaResult<R> {
-    let mut cell = lua.app_data_mut::<HookCell>().ok_or_else(|| mlua::Error::runtime("no game"))?;
+    // Lua code run while the cell is in use (which the sandbox leaves no way to) is refused
+    // rather than a panic.
+    let mut cell = lua
+        .try_app_data_mut::<HookCell>()
+        .map_err(|_| mlua::Error::runtime("the game API cannot be used from here"))?
+        .ok_or_else(|| mlua::Error::runtime("no game"))?;
     if !cell.active {
         return err("the game API is only available while a hook runs");
     }
@@ -258,7 +264,10 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
     api!("get", |lua, a| with(lua, |c| {
         let key = name_arg(&arg(&a, 0), "get")?;
         match c.state.script_data.get(&key) {
-            Some(value) => one(lua, script_to_lua(lua, value)?),
+            Some(value) => {
+                charge(lua, bytes_as_instructions(data_size(value)), "game.get")?;
+                one(lua, script_to_lua(lua, value)?)
+            }
             None => one(lua, LuaValue::Nil),
         }
     }));
@@ -267,7 +276,14 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
     api!("put", |lua, a| with(lua, |c| {
         writable(c, "put")?;
         let key = name_arg(&arg(&a, 0), "put")?;
-        match lua_to_script(&arg(&a, 1), 0)? {
+        let kept: usize =
+            c.state.script_data.iter().filter(|(k, _)| **k != key).map(|(k, v)| k.len() + data_size(v)).sum();
+        let mut size = key.len() + kept;
+        let value = lua_to_script(&arg(&a, 1), 0, &mut size)?;
+        // What was copied, and a step for each value kept already (they were measured).
+        let work = bytes_as_instructions(size - kept) + c.state.script_data.len() as u64;
+        charge(lua, work, "game.put")?;
+        match value {
             Some(value) => c.state.script_data.insert(key, value),
             None => c.state.script_data.remove(&key),
         };
@@ -334,6 +350,9 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
         Ok(MultiValue::new())
     }));
     api!("log", |_lua, a| with(_lua, |c| {
+        // Log lines are kept outside Lua's memory limit: each byte counts as an instruction.
+        let bytes: usize = a.iter().map(|v| if let LuaValue::String(s) = v { s.as_bytes().len() } else { 8 }).sum();
+        charge(_lua, bytes as u64, "game.log")?;
         let parts: Vec<String> = a
             .iter()
             .map(|v| match v {
@@ -404,15 +423,50 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
 
 /// Deepest plain data `game.put` accepts.
 const MAX_DATA_DEPTH: usize = 32;
+/// Most plain data one game keeps for its hooks, all keys together, as [`data_size`] counts:
+/// it lives outside Lua's memory limit, in every save, and in the copy of the state taken
+/// before every action that can fail.
+const MAX_DATA_SIZE: usize = 1 << 20;
+/// What one value counts for in [`data_size`] besides its text.
+const DATA_VALUE_SIZE: usize = 16;
 
-fn lua_to_script(value: &LuaValue, depth: usize) -> LuaResult<Option<ScriptValue>> {
+/// The size of kept data: its text and map keys, and [`DATA_VALUE_SIZE`] per value.
+fn data_size(value: &ScriptValue) -> usize {
+    DATA_VALUE_SIZE
+        + match value {
+            ScriptValue::Text(s) => s.len(),
+            ScriptValue::List(items) => items.iter().map(data_size).sum(),
+            ScriptValue::Map(map) => map.iter().map(|(k, v)| k.len() + data_size(v)).sum(),
+            _ => 0,
+        }
+}
+
+/// Lua data as kept data. `size` (the game's data already kept) grows with what is converted,
+/// and conversion stops once it passes [`MAX_DATA_SIZE`], so that a table holding the same
+/// table twice at every level cannot make it copy for ever.
+fn lua_to_script(value: &LuaValue, depth: usize, size: &mut usize) -> LuaResult<Option<ScriptValue>> {
     if depth > MAX_DATA_DEPTH {
         return err("game.put: the data is nested too deeply");
+    }
+    *size += DATA_VALUE_SIZE
+        + match value {
+            LuaValue::String(s) => s.as_bytes().len(),
+            _ => 0,
+        };
+    if *size > MAX_DATA_SIZE {
+        return err(format!(
+            "game.put: the game's kept data would pass {} KiB; keep only small data",
+            MAX_DATA_SIZE / 1024
+        ));
     }
     Ok(Some(match value {
         LuaValue::Nil => return Ok(None),
         LuaValue::Boolean(b) => ScriptValue::Bool(*b),
         LuaValue::Integer(n) => ScriptValue::Int(*n),
+        // Saves are JSON, which has no NaN or infinity: such a game could not be loaded again.
+        LuaValue::Number(x) if !x.is_finite() => {
+            return err(format!("game.put: {x} cannot be kept (only finite numbers)"));
+        }
         LuaValue::Number(x) => ScriptValue::Num(*x),
         LuaValue::String(s) => ScriptValue::Text(s.to_string_lossy()),
         LuaValue::Table(t) => {
@@ -422,7 +476,7 @@ fn lua_to_script(value: &LuaValue, depth: usize) -> LuaResult<Option<ScriptValue
                 let mut list = Vec::with_capacity(length);
                 for i in 1..=length {
                     let item: LuaValue = t.raw_get(i)?;
-                    list.push(lua_to_script(&item, depth + 1)?.unwrap_or(ScriptValue::Bool(false)));
+                    list.push(lua_to_script(&item, depth + 1, size)?.unwrap_or(ScriptValue::Bool(false)));
                 }
                 ScriptValue::List(list)
             } else {
@@ -438,7 +492,8 @@ fn lua_to_script(value: &LuaValue, depth: usize) -> LuaResult<Option<ScriptValue
                             ));
                         }
                     };
-                    if let Some(v) = lua_to_script(&v, depth + 1)? {
+                    *size += key.len();
+                    if let Some(v) = lua_to_script(&v, depth + 1, size)? {
                         map.insert(key, v);
                     }
                 }

@@ -743,6 +743,22 @@ const SCENARIO_OBJECT: ApiTable = ApiTable {
         method("set_stat", "Sets one of a piece's stats (kept within its `min` and `max`).")
             .params(&[PIECE, p("name", "string", "the stat's id"), p("value", "integer", "the new value")])
             .group(ARRANGE),
+        method(
+            "place",
+            "Puts a new piece on a space, as the rules' `place` would: with its kind's starting \
+             stats and items. An unknown kind or space is an error.",
+        )
+        .params(&[
+            p("kind", "string", "the piece kind's id (a key of `[pieces]`)"),
+            opt("seat", "integer", "the owner; nil for nobody"),
+            p("space", "meeple.Space", "where it goes"),
+        ])
+        .returns(&[r("integer", "piece", "the new piece's id")])
+        .example("local knight = g:place(\"knight\", 1, \"B02\")\nexpect_eq(g:piece_space(knight), \"B02\")")
+        .group(ARRANGE),
+        method("remove", "Takes a piece out of play, as the rules' `remove` would; its id is not reused.")
+            .params(&[PIECE])
+            .group(ARRANGE),
         method("move_piece", "Puts a piece on a space.")
             .params(&[PIECE, p("space", "meeple.Space", "where it goes")])
             .group(ARRANGE),
@@ -1113,9 +1129,11 @@ pub fn markdown() -> String {
          (`\"C07\"`) works too.\n\n\
          Both run in a sandbox: the standard libraries `string`, `table`, `math`, `utf8` and \
          `coroutine` and the basic functions are there; `io`, `os`, `require`, `load`, `dofile`, \
-         `print`, `string.dump`, `math.random` and `math.randomseed` are not (use `game.roll` and \
-         `game.random`: only the game's own random stream keeps games reproducible), and \
-         `collectgarbage` only answers `\"count\"`. ",
+         `print`, `warn`, `string.dump`, `math.random` and `math.randomseed` are not (use \
+         `game.roll` and `game.random`: only the game's own random stream keeps games \
+         reproducible), `collectgarbage` only answers `\"count\"`, `setmetatable` refuses \
+         `__gc` and `__mode`, and `pairs` visits keys in a fixed order (numbers, then strings, \
+         then `false` and `true`). ",
     );
     let instructions = super::sandbox::INSTRUCTION_LIMIT;
     let instructions = if instructions.is_multiple_of(1_000_000) {
@@ -1125,8 +1143,10 @@ pub fn markdown() -> String {
     };
     let _ = write!(
         out,
-        "A hook call may run {instructions} instructions (a scenario test more) and a mod's Lua may \
-         use {} MiB; a runaway script is stopped with its file and line.\n\n",
+        "A hook call may run {instructions} instructions (a scenario test more; library functions \
+         count the data they copy or search) and a mod's Lua may use {} MiB; a runaway script is \
+         stopped with its file and line, and no `pcall` can catch that. What a mod can and cannot \
+         do: [docs/security.md](../security.md).\n\n",
         super::sandbox::MEMORY_LIMIT / (1024 * 1024)
     );
     out.push_str(

@@ -11,17 +11,19 @@
 
 mod api;
 pub mod api_doc;
+mod patterns;
 pub mod sandbox;
 
 use std::sync::Arc;
 
+use mlua::chunk::ChunkMode;
 use mlua::{Function, Lua, Value as LuaValue};
 
 use crate::defs::EventKind;
 use crate::game::state::GameState;
 use crate::game::{Events, RuleError};
-use crate::rules::Ruleset;
 use crate::rules::ir::Value;
+use crate::rules::{HookSource, Ruleset};
 
 /// What the `game` API works on during a call.
 pub(crate) struct HookCell {
@@ -78,7 +80,9 @@ impl HookRuntime {
         let mut errors = Vec::new();
         for source in &rules.hooks {
             budget.start();
-            let chunk = lua.load(source.text.as_str()).set_name(format!("@{}", source.chunk_name));
+            // Text only: Lua bytecode is not checked by the VM and can break out of it.
+            let chunk =
+                lua.load(source.text.as_str()).set_name(format!("@{}", source.chunk_name)).set_mode(ChunkMode::Text);
             if let Err(e) = chunk.exec() {
                 let text = sandbox::error_text(&e);
                 errors.push(locate(&source.chunk_name, &source.display_path, &text));
@@ -105,6 +109,24 @@ impl HookRuntime {
             }
         }
         if errors.is_empty() { Ok(Self { lua, budget, functions, handlers }) } else { Err(errors) }
+    }
+
+    /// The syntax errors of hook files, found by compiling them without running them: what can
+    /// still be checked when the rest of the mod is too broken to load the hooks for real.
+    pub fn syntax_errors(hooks: &[HookSource]) -> Vec<HookLoadError> {
+        let Ok((lua, _budget)) = sandbox::new_state() else { return Vec::new() };
+        hooks
+            .iter()
+            .filter_map(|source| {
+                // Text only: Lua bytecode is not checked by the VM and can break out of it.
+                let chunk = lua
+                    .load(source.text.as_str())
+                    .set_name(format!("@{}", source.chunk_name))
+                    .set_mode(ChunkMode::Text);
+                let error = chunk.into_function().err()?;
+                Some(locate(&source.chunk_name, &source.display_path, &sandbox::error_text(&error)))
+            })
+            .collect()
     }
 
     /// Names referenced by `hook("name")` that no hook file defines as a global function.
@@ -174,10 +196,18 @@ impl HookRuntime {
             LuaValue::Number(x) if x.fract() == 0.0 && x.is_finite() => Ok(Value::Int(x as i64)),
             LuaValue::Boolean(b) => Ok(Value::Int(i64::from(b))),
             LuaValue::Nil => Ok(Value::Int(0)),
-            other => Err(RuleError::new(format!(
-                "hook `{name}` returned {}; it must return a whole number, true/false or nothing",
-                describe_lua(&other)
-            ))),
+            other => {
+                // Name where the function is written, as Lua's own errors do.
+                let info = function.info();
+                let defined = match (info.short_src, info.line_defined) {
+                    (Some(source), Some(line)) => format!(" (defined at {source}:{line})"),
+                    _ => String::new(),
+                };
+                Err(RuleError::new(format!(
+                    "hook `{name}`{defined} returned {}; it must return a whole number, true/false or nothing",
+                    describe_lua(&other)
+                )))
+            }
         }
     }
 
@@ -210,10 +240,10 @@ impl HookRuntime {
     pub fn eval(&mut self, code: &str, state: &mut GameState, events: &mut Events) -> Result<String, String> {
         let lua = self.lua.clone();
         let chunk_result = {
-            let expression = lua.load(format!("return {code}")).set_name("=console");
+            let expression = lua.load(format!("return {code}")).set_name("=console").set_mode(ChunkMode::Text);
             match expression.into_function() {
                 Ok(f) => Ok(f),
-                Err(_) => lua.load(code).set_name("=console").into_function(),
+                Err(_) => lua.load(code).set_name("=console").set_mode(ChunkMode::Text).into_function(),
             }
         };
         let function = chunk_result.map_err(|e| sandbox::error_text(&e))?;

@@ -8,11 +8,11 @@ use indexmap::IndexMap;
 
 use super::ir::{
     Aggregate, AggregateOp, ArithOp, AssignMode, Block, CmpOp, DiceMode, Expr, Func, IdKind, ItemField, Leaf, LoopKind,
-    Place, Proc, Read, Stmt, Type, Value,
+    Place, Proc, Read, Stmt, TagOf, Type, Value,
 };
 use super::{
     ActionRule, CounterInfo, DeckInfo, EndRule, Formula, HookRef, HookSource, ItemInfo, ParamRule, ParamSource,
-    PhaseRule, PieceKindInfo, Program, Ruleset, TerrainInfo, TriggerRule,
+    PhaseRule, PieceKindInfo, Program, Ruleset, TerrainInfo, TriggerRule, language,
 };
 use crate::defs::{self, CounterDecl, Manifest, ModData, ParamKind};
 use crate::diag::did_you_mean;
@@ -82,8 +82,13 @@ struct Names {
     items: Vec<String>,
     item_stats: Vec<String>,
     item_slots: Vec<String>,
+    terrain_stats: Vec<String>,
+    /// Tags of terrains, piece kinds and items (cards' tags are for Lua and tools).
+    tags: Vec<String>,
     /// Budget slots: every action, then every action group.
     budgets: Vec<String>,
+    /// The board's space labels when they do not depend on the game, to check `space("…")`.
+    space_labels: Option<Vec<String>>,
 }
 
 impl Names {
@@ -109,13 +114,36 @@ impl Names {
             items: data.items.keys().cloned().collect(),
             item_stats: first_appearances(data.items.values().flat_map(|i| i.stats.keys())),
             item_slots: first_appearances(data.items.values().filter_map(|i| i.slot.as_ref())),
+            terrain_stats: first_appearances(data.terrain.values().flat_map(|t| t.stats.keys())),
+            tags: first_appearances(
+                data.terrain
+                    .values()
+                    .flat_map(|t| &t.tags)
+                    .chain(data.pieces.values().flat_map(|p| &p.tags))
+                    .chain(data.items.values().flat_map(|i| &i.tags)),
+            ),
             budgets: [
                 data.actions.keys().cloned().collect(),
                 first_appearances(data.actions.values().filter_map(|a| a.group.as_ref())),
             ]
             .concat(),
+            space_labels: static_space_labels(data),
         }
     }
+}
+
+/// The labels of the board's spaces when every game has the same ones: every board kind but
+/// generated territories, whose number depends on the seats. `None` also when the board does
+/// not build; its own problems are reported with the board.
+fn static_space_labels(data: &ModData) -> Option<Vec<String>> {
+    if matches!(data.board, crate::board::BoardSpec::Territories(_)) {
+        return None;
+    }
+    let terrain = |name: &str| data.terrain.get_index_of(name).map(|i| i as u16);
+    let mut rng = crate::rng::GameRng::from_seed(0);
+    let board =
+        data.board.build(&mut crate::board::BuildContext { terrain: &terrain, seats: 2, rng: &mut rng }).ok()?;
+    Some(board.spaces().iter().map(|space| space.label.clone()).collect())
 }
 
 /// Distinct names in the order they first appear.
@@ -140,6 +168,9 @@ struct Allow {
     dice: bool,
     /// `chance` and `expect`: previews and computer-player scores.
     odds: bool,
+    /// Whether Lua hooks are out of reach: the legal actions and the end of the game are worked
+    /// out without running Lua.
+    no_hooks: bool,
 }
 
 #[derive(Clone)]
@@ -227,6 +258,18 @@ impl Compiler<'_> {
         let suggestion = did_you_mean(name, known.iter().map(String::as_str));
         let message = if known.is_empty() {
             format!("unknown {what} `{name}`: the mod declares none")
+        } else if suggestion.is_none() {
+            // Nothing is close: list what there is, so the modder need not search the docs.
+            let mut listed: Vec<&str> = Vec::new();
+            for candidate in known {
+                if !candidate.is_empty() && !listed.contains(&candidate.as_str()) {
+                    listed.push(candidate);
+                }
+            }
+            const SHOWN: usize = 12;
+            let more = if listed.len() > SHOWN { format!(" and {} more", listed.len() - SHOWN) } else { String::new() };
+            listed.truncate(SHOWN);
+            format!("unknown {what} `{name}` (known here: {}{more})", listed.join(", "))
         } else {
             format!("unknown {what} `{name}`")
         };
@@ -244,10 +287,10 @@ impl Compiler<'_> {
                 })
             });
         }
-        let space_counters = self.key("space_counters", |c| c.counters(&data.space_counters, false));
-        let resources = self.key("resources", |c| c.counters(&data.resources, false));
-        let stats = self.key("stats", |c| c.counters(&data.stats, false));
-        let vars = self.key("vars", |c| c.counters(&data.vars, true));
+        let space_counters = self.key("space_counters", |c| c.counters(&data.space_counters, false, &SPACE_FIELDS));
+        let resources = self.key("resources", |c| c.counters(&data.resources, false, &SEAT_FIELDS));
+        let stats = self.key("stats", |c| c.counters(&data.stats, false, &PIECE_FIELDS));
+        let vars = self.key("vars", |c| c.counters(&data.vars, true, &[]));
         let terrain = self.key("terrain", |c| c.terrain(data));
         let piece_kinds = self.key("pieces", |c| c.piece_kinds(data, &stats));
         let items = self.key("items", |c| c.items(data));
@@ -273,6 +316,11 @@ impl Compiler<'_> {
             c.key("sides", |c| {
                 for (i, side) in data.seats.sides.iter().enumerate() {
                     c.index(i, |c| c.key("id", |c| check_field_name(c, &side.id)));
+                    if data.seats.sides[..i].iter().any(|earlier| earlier.id == side.id) {
+                        c.index(i, |c| {
+                            c.key("id", |c| c.problem(None, format!("two sides have the id `{}`", side.id), None))
+                        });
+                    }
                 }
             })
         });
@@ -283,7 +331,7 @@ impl Compiler<'_> {
                 .enumerate()
                 .map(|(i, t)| {
                     c.index(i, |c| {
-                        let mut scope = Scope::new(Allow { dice: true, odds: false });
+                        let mut scope = Scope::new(Allow { dice: true, ..Allow::default() });
                         let when = t.when.as_ref().and_then(|w| c.key("when", |c| c.condition(w, &mut scope)));
                         let effect = c.key("effect", |c| c.program_in(&t.effect, scope));
                         (t.on, TriggerRule { when, effect })
@@ -307,6 +355,8 @@ impl Compiler<'_> {
             items,
             item_stats: self.names.item_stats.clone(),
             item_slots: self.names.item_slots.clone(),
+            terrain_stats: self.names.terrain_stats.clone(),
+            tags: self.names.tags.clone(),
             budget_names: self.names.budgets.clone(),
             ai_standing,
             card_ids,
@@ -374,10 +424,23 @@ impl Compiler<'_> {
         }
     }
 
-    fn counters(&mut self, decls: &IndexMap<String, CounterDecl>, bare: bool) -> Vec<CounterInfo> {
+    /// Compiles declared numbers; `builtin_fields` are the fields the owner (space, seat, piece)
+    /// already has, which a declared number may not shadow.
+    fn counters(
+        &mut self,
+        decls: &IndexMap<String, CounterDecl>,
+        bare: bool,
+        builtin_fields: &[&str],
+    ) -> Vec<CounterInfo> {
         decls
             .iter()
             .map(|(id, decl)| {
+                if builtin_fields.contains(&id.as_str()) {
+                    self.key(id, |c| {
+                        let message = format!("`{id}` is a field every one of these already has; name this otherwise");
+                        c.problem(None, message, None)
+                    });
+                }
                 let def = decl.def();
                 let min = def.min.unwrap_or(i64::MIN);
                 let max = def.max.unwrap_or(i64::MAX);
@@ -406,15 +469,32 @@ impl Compiler<'_> {
     fn terrain(&mut self, data: &ModData) -> Vec<TerrainInfo> {
         data.terrain
             .iter()
-            .map(|(id, def)| TerrainInfo {
-                id: id.clone(),
-                label: def.label.clone().unwrap_or_else(|| id.clone()),
-                color: def.color.as_deref().and_then(parse_color),
-                passable: def.passable,
-                move_cost: def.move_cost,
-                blocks_sight: def.blocks_sight,
+            .map(|(id, def)| {
+                for name in def.stats.keys() {
+                    self.key(id, |c| c.key("stats", |c| c.key(name, |c| check_field_name(c, name))));
+                }
+                let mut stats = vec![0; self.names.terrain_stats.len()];
+                for (name, value) in &def.stats {
+                    if let Some(i) = index_of(&self.names.terrain_stats, name) {
+                        stats[i as usize] = *value;
+                    }
+                }
+                TerrainInfo {
+                    id: id.clone(),
+                    label: def.label.clone().unwrap_or_else(|| id.clone()),
+                    color: def.color.as_deref().and_then(parse_color),
+                    passable: def.passable,
+                    move_cost: def.move_cost,
+                    blocks_sight: def.blocks_sight,
+                    stats,
+                    tags: self.tag_indexes(&def.tags),
+                }
             })
             .collect()
+    }
+
+    fn tag_indexes(&self, tags: &[String]) -> Vec<u16> {
+        tags.iter().filter_map(|tag| index_of(&self.names.tags, tag)).collect()
     }
 
     fn piece_kinds(&mut self, data: &ModData, stats: &[CounterInfo]) -> Vec<PieceKindInfo> {
@@ -461,6 +541,7 @@ impl Compiler<'_> {
                         stats: values,
                         move_costs,
                         items,
+                        tags: c.tag_indexes(&def.tags),
                     }
                 })
             })
@@ -507,6 +588,7 @@ impl Compiler<'_> {
                     slot: item.slot.as_ref().and_then(|slot| index_of(&self.names.item_slots, slot)),
                     charges: item.charges.max(0),
                     stats,
+                    tags: self.tag_indexes(&item.tags),
                 }
             })
             .collect()
@@ -576,7 +658,7 @@ impl Compiler<'_> {
 
     fn action(&mut self, id: &str, def: &defs::ActionDef) -> ActionRule {
         check_field_name(self, id);
-        let mut scope = Scope::new(Allow::default());
+        let mut scope = Scope::new(Allow { no_hooks: true, ..Allow::default() });
         let mut params = Vec::new();
         self.key("params", |c| {
             for (i, param) in def.params.iter().enumerate() {
@@ -602,6 +684,7 @@ impl Compiler<'_> {
             });
         }
         let when = def.when.as_ref().and_then(|w| self.key("when", |c| c.condition(w, &mut scope)));
+        scope.allow.no_hooks = false;
         let params_scope = scope.clone();
         scope.allow.dice = true;
         let mut rolls = Vec::new();
@@ -620,6 +703,8 @@ impl Compiler<'_> {
         });
         let on_roll = self.key("on_roll", |c| c.block(&def.on_roll, &mut scope));
         scope.allow.dice = false;
+        // The choices after the roll are listed like parameters, without running Lua.
+        scope.allow.no_hooks = true;
         self.key("after_roll", |c| {
             for (i, param) in def.after_roll.iter().enumerate() {
                 if let Some(rule) = c.index(i, |c| c.param_at(param, &mut scope, Some(after_slots[i]))) {
@@ -632,12 +717,13 @@ impl Compiler<'_> {
         }
         // Scores after the roll see everything chosen and rolled.
         let mut chosen_scope = scope.clone();
-        chosen_scope.allow = Allow { dice: false, odds: true };
+        chosen_scope.allow = Allow { odds: true, ..Allow::default() };
         let success = def.success.as_ref().and_then(|s| self.key("success", |c| c.condition(s, &mut scope)));
         if success.is_none() && (!def.on_success.is_empty() || !def.on_failure.is_empty()) && def.success.is_none() {
             self.problem(None, "`on_success`/`on_failure` need a `success` condition", None);
         }
         scope.allow.dice = true;
+        scope.allow.no_hooks = false;
         let on_success = self.key("on_success", |c| c.block(&def.on_success, &mut scope));
         let on_failure = self.key("on_failure", |c| c.block(&def.on_failure, &mut scope));
         let effect = self.key("effect", |c| c.block(&def.effect, &mut scope));
@@ -646,7 +732,7 @@ impl Compiler<'_> {
 
         // Previews and scores see the parameters, and the rolls only as odds.
         let mut odds_scope = params_scope.clone();
-        odds_scope.allow = Allow { dice: false, odds: true };
+        odds_scope.allow = Allow { odds: true, ..Allow::default() };
         for (name, _) in &def.rolls {
             odds_scope.push(name, Type::Int, false);
             odds_scope.slots.last_mut().expect("just pushed").random = true;
@@ -875,6 +961,9 @@ impl Compiler<'_> {
                 .map(|(i, phase)| {
                     c.index(i, |c| {
                         check_field_name(c, &phase.id);
+                        if data.turn.phases[..i].iter().any(|earlier| earlier.id == phase.id) {
+                            c.key("id", |c| c.problem(None, format!("two phases have the id `{}`", phase.id), None));
+                        }
                         let mut actions = Vec::new();
                         c.key("actions", |c| {
                             for (j, name) in phase.actions.iter().enumerate() {
@@ -918,7 +1007,8 @@ impl Compiler<'_> {
     fn seat_formula(&mut self, key: &str, text: &Option<String>, want: Type) -> Option<Formula> {
         let text = text.as_ref()?;
         self.key(key, |c| {
-            let mut scope = Scope::new(Allow::default());
+            // The end of the game is checked without running Lua; `ai.standing` may call it.
+            let mut scope = Scope::new(Allow { no_hooks: key != "standing", ..Allow::default() });
             scope.push("seat", Type::Seat, true);
             let (expr, _) = c.typed(text, &mut scope, Some(want))?;
             Some(Formula { expr, frame: scope.frame as u16 })
@@ -929,11 +1019,13 @@ impl Compiler<'_> {
         let eliminate = self.seat_formula("eliminate", &def.eliminate, Type::Bool);
         let win = self.seat_formula("win", &def.win, Type::Bool);
         let draw_shares = self.seat_formula("draw_shares", &def.draw_shares, Type::Int);
+        let draw = self.seat_formula("draw", &def.draw, Type::Bool);
         let score = self.seat_formula("score", &def.score, Type::Int);
         if def.turn_limit == 0 {
             self.key("turn_limit", |c| c.problem(None, "the turn limit must be at least 1", None));
         }
-        let reads_turn_state = [&eliminate, &win].iter().any(|f| f.as_ref().is_some_and(|f| f.expr.reads_turn_state()));
+        let reads_turn_state =
+            [&eliminate, &win, &draw].iter().any(|f| f.as_ref().is_some_and(|f| f.expr.reads_turn_state()));
         // Slot 1 is the seat the formula is asked about.
         let reads_only_ownership =
             [&eliminate, &win].iter().all(|f| f.as_ref().is_none_or(|f| f.expr.reads_only_ownership(1)));
@@ -943,6 +1035,7 @@ impl Compiler<'_> {
             eliminate,
             win,
             last_seat_wins: def.last_seat_wins,
+            draw,
             score,
             draw_shares,
             turn_limit: def.turn_limit.max(1),
@@ -952,7 +1045,7 @@ impl Compiler<'_> {
     // ----- programs and statements -----
 
     fn program(&mut self, stmts: &[defs::Stmt]) -> Program {
-        self.program_in(stmts, Scope::new(Allow { dice: true, odds: false }))
+        self.program_in(stmts, Scope::new(Allow { dice: true, ..Allow::default() }))
     }
 
     fn program_in(&mut self, stmts: &[defs::Stmt], mut scope: Scope) -> Program {
@@ -994,6 +1087,18 @@ impl Compiler<'_> {
                         self.key("for_each", |c| c.problem(None, "loops run over `seat`, `space` or `piece`", None));
                         return None;
                     }
+                };
+                let name = match &block.name {
+                    Some(own) => {
+                        self.key("as", |c| {
+                            check_name(c, own);
+                            if scope.lookup(own).is_some() {
+                                c.problem(None, format!("`{own}` is already a name here; choose another"), None);
+                            }
+                        });
+                        own.as_str()
+                    }
+                    None => name,
                 };
                 let visible = scope.visible;
                 let slot = scope.push(name, ty, true);
@@ -1248,6 +1353,10 @@ impl Compiler<'_> {
             return self.resolve_id(kind, name, ast.span).map(|e| (e, want));
         }
         let (expr, ty) = self.expr(ast, scope)?;
+        // A hook answers with a number (true is 1, false 0), so it can be a condition as it is.
+        if want == Type::Bool && ty == Type::Int && matches!(expr, Expr::Call(Func::Hook(_), _)) {
+            return Some((Expr::Compare(CmpOp::Ne, Box::new(expr), Box::new(Expr::Const(Value::Int(0)))), want));
+        }
         let fits = ty == want
             || (want == Type::Num && ty == Type::Int)
             || (ty == Type::Nil && matches!(want, Type::Seat | Type::Space | Type::Piece | Type::Held));
@@ -1308,6 +1417,17 @@ impl Compiler<'_> {
             }
             AstKind::Binary(op, left, right) => self.binary(*op, left, right, scope),
             AstKind::Dice(count, sides) => self.dice(count, sides, DiceMode::Sum, ast.span, scope),
+            AstKind::LoopVariable(name, kind, _) => {
+                self.problem(
+                    span,
+                    format!(
+                        "`{name} in {kind}` names a loop variable; it goes first in `count_of`, `sum_of`, \
+                         `min_of`, `max_of` or `random_of`"
+                    ),
+                    None,
+                );
+                None
+            }
         }
     }
 
@@ -1346,7 +1466,7 @@ impl Compiler<'_> {
         }
         let mut known: Vec<String> = scope.slots[..scope.visible].iter().map(|s| s.name.clone()).collect();
         known.extend(self.names.vars.iter().cloned());
-        known.extend(["turn", "round", "match", "current", "phase"].map(String::from));
+        known.extend(["turn", "round", "match", "current", "phase", "none"].map(String::from));
         if scope.allow.odds {
             known.push("chance".into());
         }
@@ -1367,12 +1487,12 @@ impl Compiler<'_> {
                 "owner" => (Expr::Read(Read::SpaceOwner(b)), Type::Seat),
                 "terrain" => (Expr::Read(Read::SpaceTerrain(b)), Type::Id(IdKind::Terrain)),
                 "home" => (Expr::Read(Read::SpaceHome(b)), Type::Seat),
+                "column" => (Expr::Read(Read::SpaceColumn(b)), Type::Int),
+                "row" => (Expr::Read(Read::SpaceRow(b)), Type::Int),
                 _ => match index_of(&self.names.counters, field) {
                     Some(i) => (Expr::Read(Read::SpaceCounter(b, i)), Type::Int),
                     None => {
-                        let known =
-                            [self.names.counters.clone(), ["owner", "terrain", "home"].map(String::from).to_vec()]
-                                .concat();
+                        let known = [self.names.counters.clone(), SPACE_FIELDS.map(String::from).to_vec()].concat();
                         self.unknown(Some(field_span), "space field", field, &known);
                         return None;
                     }
@@ -1385,9 +1505,7 @@ impl Compiler<'_> {
                 _ => match index_of(&self.names.resources, field) {
                     Some(i) => (Expr::Read(Read::SeatResource(b, i)), Type::Int),
                     None => {
-                        let known =
-                            [self.names.resources.clone(), ["number", "side", "piece"].map(String::from).to_vec()]
-                                .concat();
+                        let known = [self.names.resources.clone(), SEAT_FIELDS.map(String::from).to_vec()].concat();
                         self.unknown(Some(field_span), "seat field", field, &known);
                         return None;
                     }
@@ -1400,8 +1518,7 @@ impl Compiler<'_> {
                 _ => match index_of(&self.names.stats, field) {
                     Some(i) => (Expr::Read(Read::PieceStat(b, i)), Type::Int),
                     None => {
-                        let known =
-                            [self.names.stats.clone(), ["owner", "space", "kind"].map(String::from).to_vec()].concat();
+                        let known = [self.names.stats.clone(), PIECE_FIELDS.map(String::from).to_vec()].concat();
                         self.unknown(Some(field_span), "piece field", field, &known);
                         return None;
                     }
@@ -1421,6 +1538,14 @@ impl Compiler<'_> {
                 let item_field = self.item_field(field, field_span, &[])?;
                 (Expr::Read(Read::ItemField(b, item_field)), Type::Int)
             }
+            Type::Id(IdKind::Terrain) => match index_of(&self.names.terrain_stats, field) {
+                Some(i) => (Expr::Read(Read::TerrainStat(b, i)), Type::Int),
+                None => {
+                    let known = self.names.terrain_stats.clone();
+                    self.unknown(Some(field_span), "terrain stat", field, &known);
+                    return None;
+                }
+            },
             other => {
                 self.problem(Some(base.span), format!("{} has no fields (found `.{field}`)", other.describe()), None);
                 return None;
@@ -1767,6 +1892,13 @@ impl Compiler<'_> {
                     self.problem(Some(args[0].span), "`space` takes a quoted space label, e.g. space(\"C07\")", None);
                     return None;
                 };
+                let names = self.names;
+                if let Some(labels) = &names.space_labels
+                    && !labels.contains(label)
+                {
+                    self.unknown(Some(args[0].span), "space", label, labels);
+                    return None;
+                }
                 let (index, _) = self.strings.insert_full(label.clone(), ());
                 Some((Expr::Call(Func::SpaceByLabel(index as u16), vec![]), Type::Space))
             }
@@ -1853,6 +1985,40 @@ impl Compiler<'_> {
                 Some((Expr::Expect(Box::new(e)), Type::Num))
             }
             "hook" => self.hook_call(name_span, args, scope),
+            "tagged" => {
+                if !arity(self, 2) {
+                    return None;
+                }
+                let (thing, ty) = self.expr(&args[0], scope)?;
+                let of = match ty {
+                    Type::Space => TagOf::Space,
+                    Type::Piece => TagOf::Piece,
+                    Type::Held => TagOf::Held,
+                    Type::Id(IdKind::Terrain) => TagOf::Terrain,
+                    Type::Id(IdKind::PieceKind) => TagOf::PieceKind,
+                    Type::Id(IdKind::Item) => TagOf::Item,
+                    other => {
+                        self.problem(
+                            Some(args[0].span),
+                            format!(
+                                "`tagged` tells the tags of a space, terrain, piece, piece kind, held item or item, not of {}",
+                                other.describe()
+                            ),
+                            None,
+                        );
+                        return None;
+                    }
+                };
+                let AstKind::Str(tag) = &args[1].kind else {
+                    self.problem(Some(args[1].span), "the second argument of `tagged` is a quoted tag", None);
+                    return None;
+                };
+                let Some(index) = index_of(&self.names.tags, tag) else {
+                    self.unknown(Some(args[1].span), "tag", tag, &self.names.tags.clone());
+                    return None;
+                };
+                Some((Expr::Call(Func::Tagged(index, of), vec![thing]), Type::Bool))
+            }
             "count_of" | "sum_of" | "min_of" | "max_of" | "random_of" => self.aggregate(name, name_span, args, scope),
             "end_turn" | "leave" | "eliminate" | "win" | "draw" | "deal_spaces" | "place" | "remove" | "shuffle"
             | "draw_cards" | "discard" | "log" | "give" => {
@@ -1864,7 +2030,7 @@ impl Compiler<'_> {
                 None
             }
             _ => {
-                let suggestion = did_you_mean(name, FUNCTIONS.iter().copied());
+                let suggestion = did_you_mean(name, language::callable_names());
                 self.problem(Some(name_span), format!("unknown function `{name}`"), suggestion);
                 None
             }
@@ -1884,24 +2050,43 @@ impl Compiler<'_> {
         };
         let takes_value = matches!(op, AggregateOp::Sum | AggregateOp::Min | AggregateOp::Max);
         let usage = if takes_value {
-            format!("{name}(piece, value, condition), looping over `seat`, `space` or `piece`")
+            format!(
+                "{name}(piece, value, condition), looping over `seat`, `space` or `piece` \
+                 (or `name in piece` to name the loop variable)"
+            )
         } else {
-            format!("{name}(piece, condition), looping over `seat`, `space` or `piece`")
+            format!(
+                "{name}(piece, condition), looping over `seat`, `space` or `piece` \
+                 (or `name in piece` to name the loop variable)"
+            )
         };
         let wanted = 1 + usize::from(takes_value);
         if args.len() != wanted && args.len() != wanted + 1 {
             self.problem(Some(name_span), format!("`{name}` is written {usage}"), None);
             return None;
         }
-        let (kind, ty) = match &args[0].kind {
-            AstKind::Name(n) if n == "seat" => (LoopKind::Seat, Type::Seat),
-            AstKind::Name(n) if n == "space" => (LoopKind::Space, Type::Space),
-            AstKind::Name(n) if n == "piece" => (LoopKind::Piece, Type::Piece),
+        // `space` loops with the variable `space`; `near in space` names it `near`.
+        let (var, kind_word, kind_span) = match &args[0].kind {
+            AstKind::Name(n) => (n.as_str(), n.as_str(), args[0].span),
+            AstKind::LoopVariable(var, kind, kind_span) => (var.as_str(), kind.as_str(), *kind_span),
             _ => {
                 self.problem(Some(args[0].span), format!("`{name}` is written {usage}"), None);
                 return None;
             }
         };
+        let (kind, ty) = match kind_word {
+            "seat" => (LoopKind::Seat, Type::Seat),
+            "space" => (LoopKind::Space, Type::Space),
+            "piece" => (LoopKind::Piece, Type::Piece),
+            _ => {
+                self.problem(Some(kind_span), format!("`{name}` is written {usage}"), None);
+                return None;
+            }
+        };
+        if var != kind_word && (is_reserved(var) || scope.lookup(var).is_some()) {
+            self.problem(Some(args[0].span), format!("`{var}` is already a name here; choose another"), None);
+            return None;
+        }
         if op == AggregateOp::Random && !scope.allow.dice {
             self.problem(
                 Some(name_span),
@@ -1910,7 +2095,6 @@ impl Compiler<'_> {
             );
             return None;
         }
-        let AstKind::Name(var) = &args[0].kind else { return None };
         let visible = scope.visible;
         let slot = scope.push(var, ty, true);
         let compiled = (|| {
@@ -1948,6 +2132,16 @@ impl Compiler<'_> {
             self.problem(Some(name_span), "`hook` needs the hook function's name, e.g. hook(\"damage\", target)", None);
             return None;
         };
+        if scope.allow.no_hooks {
+            self.problem(
+                Some(name_span),
+                "`hook` cannot be called here: an action's `when`, its parameters' `where` and the \
+                 `end` conditions are worked out without running Lua; set a variable from `[vars]` \
+                 in an effect or trigger and test that",
+                None,
+            );
+            return None;
+        }
         let AstKind::Str(function) = &first.kind else {
             self.problem(Some(first.span), "the first argument of `hook` is the function's quoted name", None);
             return None;
@@ -1968,55 +2162,12 @@ impl Compiler<'_> {
     }
 }
 
-/// Every function name, for suggestions.
-const FUNCTIONS: &[&str] = &[
-    "min",
-    "max",
-    "abs",
-    "clamp",
-    "if",
-    "dice",
-    "highest",
-    "lowest",
-    "successes",
-    "owned",
-    "largest_group",
-    "adjacent",
-    "distance",
-    "walk_distance",
-    "pieces_at",
-    "holding",
-    "space",
-    "seat",
-    "allies",
-    "hand_size",
-    "in_hand",
-    "active_seats",
-    "seat_count",
-    "space_count",
-    "random",
-    "distribute",
-    "expect",
-    "hook",
-    "end_turn",
-    "leave",
-    "eliminate",
-    "win",
-    "draw",
-    "deal_spaces",
-    "place",
-    "remove",
-    "give",
-    "count_of",
-    "sum_of",
-    "min_of",
-    "max_of",
-    "random_of",
-    "shuffle",
-    "draw_cards",
-    "discard",
-    "log",
-];
+/// The fields every space has; space counters may not take these names.
+const SPACE_FIELDS: [&str; 5] = ["owner", "terrain", "home", "column", "row"];
+/// The fields every seat has; resources may not take these names.
+const SEAT_FIELDS: [&str; 3] = ["number", "side", "piece"];
+/// The fields every piece has; stats may not take these names.
+const PIECE_FIELDS: [&str; 3] = ["owner", "space", "kind"];
 
 fn is_reserved(name: &str) -> bool {
     matches!(
@@ -2034,7 +2185,7 @@ fn is_reserved(name: &str) -> bool {
             | "or"
             | "not"
             | "let"
-    ) || FUNCTIONS.contains(&name)
+    ) || language::callable_names().any(|function| function == name)
 }
 
 /// Whether an expression is a frame slot bound to a value that always exists.

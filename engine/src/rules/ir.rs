@@ -90,7 +90,11 @@ pub fn held_arg(piece: u32, position: u8) -> i64 {
 
 /// The held item an action argument names (see [`held_arg`]).
 pub fn held_of_arg(arg: i64) -> Value {
-    if arg < 0 { Value::Nil } else { Value::Held((arg / 256) as u32, (arg % 256) as u8) }
+    // A piece number beyond 32 bits names no piece: cut short, it would alias a real one.
+    match u32::try_from(arg / 256) {
+        Ok(piece) if arg >= 0 => Value::Held(piece, (arg % 256) as u8),
+        _ => Value::Nil,
+    }
 }
 
 /// The static type of an expression, checked when a mod loads.
@@ -328,6 +332,12 @@ pub enum Read {
     SpaceOwner(Box<Expr>),
     SpaceTerrain(Box<Expr>),
     SpaceHome(Box<Expr>),
+    /// The space's grid column, from 1 (0 where the board has no grid position for it).
+    SpaceColumn(Box<Expr>),
+    /// The space's grid row, from 1 (0 where the board has no grid position for it).
+    SpaceRow(Box<Expr>),
+    /// A number of a terrain (by index into [`crate::rules::Ruleset::terrain_stats`]).
+    TerrainStat(Box<Expr>, u16),
     SeatResource(Box<Expr>, u16),
     /// 1-based seat number, for display and arithmetic.
     SeatNumber(Box<Expr>),
@@ -414,6 +424,23 @@ pub enum Func {
     Distribute(u16),
     /// Calls a Lua hook function by name; returns its number (or true/false).
     Hook(u16),
+    /// Whether a definition (or what a value is an instance of) has a tag, by index into
+    /// [`crate::rules::Ruleset::tags`].
+    Tagged(u16, TagOf),
+}
+
+/// What the argument of `tagged` is, which says where its tags are declared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TagOf {
+    /// A space: its terrain's tags.
+    Space,
+    Terrain,
+    /// A piece: its kind's tags.
+    Piece,
+    PieceKind,
+    /// A held item: its kind's tags.
+    Held,
+    Item,
 }
 
 /// A place a statement can assign to.
@@ -682,6 +709,9 @@ impl Read {
             | Read::SpaceOwner(e)
             | Read::SpaceTerrain(e)
             | Read::SpaceHome(e)
+            | Read::SpaceColumn(e)
+            | Read::SpaceRow(e)
+            | Read::TerrainStat(e, _)
             | Read::SeatResource(e, _)
             | Read::SeatNumber(e)
             | Read::SeatSide(e)

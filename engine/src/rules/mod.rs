@@ -5,6 +5,7 @@
 
 pub mod compile;
 pub mod ir;
+pub mod language;
 
 use crate::defs::{EventKind, Manifest, ModData, ParamKind};
 pub use crate::source::PathSegment as PathSeg;
@@ -39,6 +40,10 @@ pub struct TerrainInfo {
     pub passable: bool,
     pub move_cost: u32,
     pub blocks_sight: bool,
+    /// Values of [`Ruleset::terrain_stats`], by index (0 where the terrain gives none).
+    pub stats: Vec<i64>,
+    /// Indexes into [`Ruleset::tags`].
+    pub tags: Vec<u16>,
 }
 
 /// A piece kind with its starting stat block.
@@ -53,6 +58,8 @@ pub struct PieceKindInfo {
     pub move_costs: Vec<u32>,
     /// Items a new piece holds, by item index.
     pub items: Vec<u16>,
+    /// Indexes into [`Ruleset::tags`].
+    pub tags: Vec<u16>,
 }
 
 /// An item kind: what a shop sells and pieces hold.
@@ -68,6 +75,8 @@ pub struct ItemInfo {
     pub charges: i64,
     /// Values of [`Ruleset::item_stats`], by index (0 where the item gives none).
     pub stats: Vec<i64>,
+    /// Indexes into [`Ruleset::tags`].
+    pub tags: Vec<u16>,
 }
 
 /// A deck: its cards (card index per copy) and policies.
@@ -255,6 +264,8 @@ pub struct EndRule {
     pub eliminate: Option<Formula>,
     pub win: Option<Formula>,
     pub last_seat_wins: bool,
+    /// When it holds, the game ends drawn (slot 1 is the seat to move).
+    pub draw: Option<Formula>,
     pub score: Option<Formula>,
     pub draw_shares: Option<Formula>,
     pub turn_limit: u32,
@@ -308,6 +319,10 @@ pub struct Ruleset {
     pub item_stats: Vec<String>,
     /// Names of the item slots, in order of first appearance.
     pub item_slots: Vec<String>,
+    /// Names of the terrains' numbers (`stats` of every terrain, in order of first appearance).
+    pub terrain_stats: Vec<String>,
+    /// Every tag of a terrain, piece kind or item, in order of first appearance.
+    pub tags: Vec<String>,
     /// Names of the budget slots: every action id, then every action group.
     pub budget_names: Vec<String>,
     /// `ai.standing`, with `me` in slot 0 and `seat` in slot 1.

@@ -195,9 +195,12 @@ pub fn format_path(path: &[PathSegment]) -> String {
     text
 }
 
-/// A key as written in TOML: bare when it can be, quoted otherwise.
+/// A key as written in TOML: bare when it can be, quoted otherwise. Keys of digits only are
+/// quoted too: `legend."1"` is a key, while `legend.1` would read like a position in a list.
 pub fn format_key(key: &str) -> String {
-    let bare = !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    let bare = !key.is_empty()
+        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        && !key.chars().all(|c| c.is_ascii_digit());
     if bare { key.to_string() } else { format!("{key:?}") }
 }
 
@@ -247,6 +250,27 @@ impl RawNode {
             };
         }
         Some(node)
+    }
+
+    /// `path` with each index that meets a table instead of an array turned into the key it
+    /// stands for: paths built from plain strings cannot tell the key `"1"` from the position 1.
+    /// The rest of the path, past where the tree ends, is kept as it is.
+    pub fn keys_for_indices(&self, path: &[PathSegment]) -> Vec<PathSegment> {
+        let mut node = Some(self);
+        path.iter()
+            .map(|segment| {
+                let segment = match (segment, node.map(|n| &n.value)) {
+                    (PathSegment::Index(index), Some(RawValue::Table(table)))
+                        if table.contains_key(&index.to_string()) =>
+                    {
+                        PathSegment::Key(index.to_string())
+                    }
+                    _ => segment.clone(),
+                };
+                node = node.and_then(|n| n.find(std::slice::from_ref(&segment)));
+                segment
+            })
+            .collect()
     }
 
     /// The location of the key naming this node when it has one, else of the value; the best
@@ -343,6 +367,24 @@ fn syntax_diagnostics(sources: &Sources, file: FileId, text: &str, errors: &[tom
         .collect();
     located.sort();
     located.dedup();
+    // After a bracket that is never closed the parser reads the rest of the file as its
+    // contents, and every line after it gives an error that only buries the real one.
+    if let Some((opened_at, bracket)) = unclosed_bracket(text)
+        && located.iter().any(|(offset, _)| *offset >= opened_at)
+    {
+        let closing = if bracket == '[' { ']' } else { '}' };
+        located.retain(|(offset, _)| *offset < opened_at);
+        located.push((opened_at, format!("invalid TOML: this `{bracket}` has no matching `{closing}`")));
+    }
+    for (offset, message) in &mut located {
+        if value_missing_at(text, *offset) {
+            *message = String::from("invalid TOML: a value is missing after `=`");
+        } else if message == "invalid TOML: duplicate key"
+            && let Some(header) = table_header_at(text, *offset)
+        {
+            *message = format!("invalid TOML: the table `{header}` is written twice in this file");
+        }
+    }
     let hidden = located.len().saturating_sub(MAX_SYNTAX_ERRORS);
     let mut diagnostics: Vec<Diagnostic> = located
         .into_iter()
@@ -366,6 +408,78 @@ fn clean_parser_message(message: &str) -> String {
     }
     let one_line = one_line.trim_end_matches('.');
     if one_line.is_empty() { String::from("invalid TOML") } else { format!("invalid TOML: {one_line}") }
+}
+
+/// The first `[` or `{` of a value or table header that is never closed, with its offset: the
+/// one left open at the end of the file, or the one a different closing bracket meets.
+/// Brackets inside strings and comments do not count.
+fn unclosed_bracket(text: &str) -> Option<(usize, char)> {
+    let bytes = text.as_bytes();
+    let mut open: Vec<(usize, u8)> = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            quote @ (b'"' | b'\'') => {
+                let triple = bytes[i..].starts_with(&[quote; 3]);
+                i += if triple { 3 } else { 1 };
+                while i < bytes.len() {
+                    if quote == b'"' && bytes[i] == b'\\' {
+                        i += 2;
+                        continue;
+                    }
+                    if triple && bytes[i..].starts_with(&[quote; 3]) {
+                        // A closing `"""` may be followed by up to two more quotes of the text.
+                        i += 3;
+                        while bytes.get(i) == Some(&quote) {
+                            i += 1;
+                        }
+                        break;
+                    }
+                    if !triple && (bytes[i] == quote || bytes[i] == b'\n') {
+                        // A one-line string ends at its quote, or (unclosed) at the line end.
+                        i += usize::from(bytes[i] == quote);
+                        break;
+                    }
+                    i += 1;
+                }
+                continue;
+            }
+            bracket @ (b'[' | b'{') => open.push((i, bracket)),
+            closing @ (b']' | b'}') => {
+                let expected = if closing == b']' { b'[' } else { b'{' };
+                match open.pop() {
+                    Some((_, bracket)) if bracket == expected => {}
+                    Some((at, bracket)) => return Some((at, char::from(bracket))),
+                    None => {}
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    open.first().map(|&(at, bracket)| (at, char::from(bracket)))
+}
+
+/// Whether `offset` is at the end of a line that ends in `=`: a key with no value, for which
+/// the parser's own message is about quoting.
+fn value_missing_at(text: &str, offset: usize) -> bool {
+    let Some(before) = text.get(..offset) else { return false };
+    let line_end = text[offset..].find('\n').map_or(text.len(), |end| offset + end);
+    let rest = text[offset..line_end].trim();
+    (rest.is_empty() || rest.starts_with('#')) && before.trim_end_matches([' ', '\t']).ends_with('=')
+}
+
+/// The table header (`[a.b]` or `[[a.b]]`) on the line of `offset`, if that line is one.
+fn table_header_at(text: &str, offset: usize) -> Option<&str> {
+    let line_start = text.get(..offset)?.rfind('\n').map_or(0, |newline| newline + 1);
+    let line = text[line_start..].lines().next()?;
+    let header = line.split('#').next()?.trim();
+    (header.starts_with('[') && header.ends_with(']')).then_some(header)
 }
 
 /// The start of the first line with a suspiciously long dotted key, or 0.

@@ -45,11 +45,18 @@ fn key(name: &str) -> PathSegment {
 #[test]
 fn syntax_error_is_located_on_one_line() {
     let data = load(&[("mods/x/rules.toml", "name = \"x\"\nplayers = \n")]);
-    assert_eq!(
-        summaries(&data.diagnostics),
-        ["mods/x/rules.toml:2:11: invalid TOML: string values must be quoted, expected literal string"]
-    );
+    assert_eq!(summaries(&data.diagnostics), ["mods/x/rules.toml:2:11: invalid TOML: a value is missing after `=`"]);
     assert_eq!(data.diagnostics[0].source_line.as_deref(), Some("players = "));
+}
+
+#[test]
+fn an_unclosed_bracket_is_one_error_at_the_bracket() {
+    // Without the bracket check every later line would give an error of its own.
+    let text = "links = [[\"a\", \"b\"]\n\n[terrain.land]\ncolor = \"#ffffff\" # ]\n\n[end]\nwin = \"x ]\"\n";
+    let data = load(&[("a.toml", text)]);
+    assert_eq!(summaries(&data.diagnostics), ["a.toml:1:9: invalid TOML: this `[` has no matching `]`"]);
+    let data = load(&[("b.toml", "ok = 1\nparams = [{ name = \"from\" ]\n")]);
+    assert_eq!(summaries(&data.diagnostics), ["b.toml:2:11: invalid TOML: this `{` has no matching `}`"]);
 }
 
 #[test]
@@ -146,7 +153,7 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
             "arrays.toml:1:85: the value is nested too deeply",
             "dotted.toml:1:1: the value is nested too deeply",
             "tables.toml:1:405: the value is nested too deeply",
-            "unclosed.toml:2:85: the value is nested too deeply",
+            "unclosed.toml:2:5: invalid TOML: this `[` has no matching `]`",
         ]
     );
     // Recovery cascades are capped, with a note saying how many were left out.

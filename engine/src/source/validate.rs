@@ -27,7 +27,7 @@ const STEPS_PER_VALUE: usize = 1_000;
 
 /// Lists of allowed keys or values longer than this are left out of messages; a suggestion or the
 /// documentation serves better than a wall of names.
-const MAX_LISTED: usize = 12;
+const MAX_LISTED: usize = 20;
 
 /// Checks `root` against `schema`, a JSON Schema 2020-12 document as emitted by
 /// `schemars::schema_for!`, and returns every problem found, sorted by file, line and column.
@@ -273,6 +273,124 @@ fn show_json(value: &Value) -> String {
         Value::String(text) => text.clone(),
         other => other.to_string(),
     }
+}
+
+/// Whether `text` matches a JSON Schema `pattern`, for the patterns made of single characters,
+/// `.`, classes (`[0-9a-f]`, `\d`, `\w`, `\s`), quantifiers (`?`, `*`, `+`, `{n}`, `{n,m}`) and
+/// the anchors `^` and `$`. `None` for any other pattern (groups, alternatives): the value is
+/// then left unchecked rather than refused by a guess.
+fn pattern_matches(pattern: &str, text: &str) -> Option<bool> {
+    let mut chars: Vec<char> = pattern.chars().collect();
+    let from_start = chars.first() == Some(&'^');
+    if from_start {
+        chars.remove(0);
+    }
+    let to_end = chars.last() == Some(&'$') && (chars.len() < 2 || chars[chars.len() - 2] != '\\');
+    if to_end {
+        chars.pop();
+    }
+    let mut pieces = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let atom = match chars[i] {
+            '.' => PatternAtom::Any,
+            '\\' => {
+                i += 1;
+                match *chars.get(i)? {
+                    'd' => PatternAtom::Class { negated: false, ranges: vec![('0', '9')] },
+                    'w' => PatternAtom::Class {
+                        negated: false,
+                        ranges: vec![('a', 'z'), ('A', 'Z'), ('0', '9'), ('_', '_')],
+                    },
+                    's' => PatternAtom::Class {
+                        negated: false,
+                        ranges: vec![(' ', ' '), ('\t', '\t'), ('\n', '\n'), ('\r', '\r')],
+                    },
+                    c if c.is_ascii_alphanumeric() => return None,
+                    c => PatternAtom::Char(c),
+                }
+            }
+            '[' => {
+                i += 1;
+                let negated = chars.get(i) == Some(&'^');
+                if negated {
+                    i += 1;
+                }
+                let mut ranges = Vec::new();
+                while *chars.get(i)? != ']' {
+                    let low = match chars[i] {
+                        '\\' | '[' => return None,
+                        c => c,
+                    };
+                    if chars.get(i + 1) == Some(&'-') && chars.get(i + 2).is_some_and(|c| *c != ']') {
+                        ranges.push((low, chars[i + 2]));
+                        i += 3;
+                    } else {
+                        ranges.push((low, low));
+                        i += 1;
+                    }
+                }
+                PatternAtom::Class { negated, ranges }
+            }
+            '(' | ')' | '|' | '^' | '$' | '*' | '+' | '?' | '{' | '}' => return None,
+            c => PatternAtom::Char(c),
+        };
+        i += 1;
+        // The repeat count, and how many characters of the pattern say it.
+        let (min, max, width) = match chars.get(i) {
+            Some('?') => (0, 1, 1),
+            Some('*') => (0, usize::MAX, 1),
+            Some('+') => (1, usize::MAX, 1),
+            Some('{') => {
+                let close = i + chars[i..].iter().position(|c| *c == '}')?;
+                let inside: String = chars[i + 1..close].iter().collect();
+                let (min, max) = match inside.split_once(',') {
+                    None => (inside.parse().ok()?, inside.parse().ok()?),
+                    Some((low, "")) => (low.parse().ok()?, usize::MAX),
+                    Some((low, high)) => (low.parse().ok()?, high.parse().ok()?),
+                };
+                (min, max, close + 1 - i)
+            }
+            _ => (1, 1, 0),
+        };
+        i += width;
+        pieces.push((atom, min, max));
+    }
+    let text: Vec<char> = text.chars().collect();
+    let starts = if from_start { 0..1 } else { 0..text.len() + 1 };
+    Some(starts.into_iter().any(|start| pattern_match_here(&pieces, &text[start..], to_end)))
+}
+
+/// One character (or class of characters) of a pattern.
+enum PatternAtom {
+    Any,
+    Char(char),
+    Class { negated: bool, ranges: Vec<(char, char)> },
+}
+
+impl PatternAtom {
+    fn matches(&self, c: char) -> bool {
+        match self {
+            PatternAtom::Any => c != '\n',
+            PatternAtom::Char(wanted) => c == *wanted,
+            PatternAtom::Class { negated, ranges } => {
+                ranges.iter().any(|(low, high)| (*low..=*high).contains(&c)) != *negated
+            }
+        }
+    }
+}
+
+/// Whether `pieces` (atoms with their repeat counts) match the start of `text` (all of it when
+/// `to_end`), trying the longest repeat first.
+fn pattern_match_here(pieces: &[(PatternAtom, usize, usize)], text: &[char], to_end: bool) -> bool {
+    let Some(((atom, min, max), rest)) = pieces.split_first() else {
+        return !to_end || text.is_empty();
+    };
+    let mut count = 0;
+    while count < *max && count < text.len() && atom.matches(text[count]) {
+        count += 1;
+    }
+    count >= *min && (*min..=count).rev().any(|taken| pattern_match_here(rest, &text[taken..], to_end))
 }
 
 /// `a, b, c`, or nothing when the list is too long to help.
@@ -550,6 +668,15 @@ impl<'a> Validator<'a> {
                 &format!("the text is {length} characters long; at most {maximum} are allowed"),
             ));
         }
+        if let Some(pattern) = object.get("pattern").and_then(Value::as_str)
+            && pattern_matches(pattern, text) == Some(false)
+        {
+            let mut message = format!("`{text}` does not fit the pattern `{pattern}`");
+            if let Some(example) = object.get("examples").and_then(Value::as_array).and_then(|e| e.first()) {
+                message.push_str(&format!("; write it like `{}`", show_json(example)));
+            }
+            out.push(self.diagnostic_at(node, path, &message));
+        }
     }
 
     /// Checks the elements of an array and its length.
@@ -606,6 +733,47 @@ impl<'a> Validator<'a> {
         }
     }
 
+    /// A missing key of the table at `path`, written at `loc`. A file's top-level table starts
+    /// before the first line, so there the problem is the file's, not its first line's.
+    fn missing_key_diagnostic(&self, loc: Location, path: &[PathSegment], key: &str, message: &str) -> Diagnostic {
+        if path.is_empty() && loc.start == 0 && loc.end == 0 {
+            let mut diagnostic = Diagnostic::error(message).with_key(key);
+            if self.sources.file(loc.file).is_some() {
+                diagnostic = diagnostic.in_file(self.sources.display_path(loc.file));
+            }
+            return diagnostic;
+        }
+        self.table_key_diagnostic(loc, path, key, message)
+    }
+
+    /// A line that would give `key` a value, from the schema's first example (`name = "My Game"`);
+    /// nothing when the schema gives no example.
+    fn example_line(&self, key: &str, schema: &'a Value) -> Option<String> {
+        // Examples written beside a `$ref` belong to the property, not to the type it refers to.
+        let resolved = self.follow_refs(schema);
+        let examples = schema.get("examples").or_else(|| resolved.get("examples"));
+        let value = match examples?.as_array()?.first()? {
+            Value::Object(fields) => {
+                // JSON objects here are sorted by key; `required` keeps the order the keys are
+                // declared in, the order a modder expects (`{ min = 2, max = 4 }`).
+                let declared: Vec<&str> = resolved
+                    .get("required")
+                    .and_then(Value::as_array)
+                    .map(|keys| keys.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default();
+                let mut keys: Vec<&String> = fields.keys().collect();
+                keys.sort_by_key(|key| declared.iter().position(|d| d == key).unwrap_or(usize::MAX));
+                let mut table = toml::Table::new();
+                for key in keys {
+                    table.insert(key.clone(), toml::Value::try_from(&fields[key]).ok()?);
+                }
+                toml::Value::Table(table)
+            }
+            example => toml::Value::try_from(example).ok()?,
+        };
+        Some(format!("{} = {value}", super::raw::format_key(key)))
+    }
+
     /// Checks the keys of a table: known properties, required keys, unknown keys and map values.
     fn check_table(
         &self,
@@ -622,7 +790,11 @@ impl<'a> Validator<'a> {
         if let Some(Value::Array(required)) = object.get("required") {
             for key in required.iter().filter_map(Value::as_str) {
                 if !table.contains_key(key) {
-                    out.push(self.table_key_diagnostic(node.loc, path, key, &format!("missing required key `{key}`")));
+                    let mut message = format!("missing required key `{key}`");
+                    if let Some(example) = properties.and_then(|p| p.get(key)).and_then(|s| self.example_line(key, s)) {
+                        message.push_str(&format!("; for example `{example}`"));
+                    }
+                    out.push(self.missing_key_diagnostic(node.loc, path, key, &message));
                 }
             }
         }
@@ -1015,5 +1187,24 @@ impl<'a> Validator<'a> {
                 );
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pattern_matches;
+
+    #[test]
+    fn patterns_of_classes_counts_and_anchors() {
+        let colour = "^#[0-9a-fA-F]{6}$";
+        assert_eq!(pattern_matches(colour, "#a1B2c3"), Some(true));
+        for wrong in ["#fff", "#12345g", "a1b2c3", "#a1b2c3 ", "#a1b2c3d", ""] {
+            assert_eq!(pattern_matches(colour, wrong), Some(false), "{wrong:?}");
+        }
+        assert_eq!(pattern_matches("^\\d+(px)?$", "12px"), None, "groups are not understood");
+        assert_eq!(pattern_matches("b.d", "abcde"), Some(true), "unanchored patterns match anywhere");
+        assert_eq!(pattern_matches("^a\\.b*c?[^x]{1,2}$", "a.bbby"), Some(true));
+        assert_eq!(pattern_matches("^a\\.b*c?[^x]{1,2}$", "a.bbx"), Some(false));
+        assert_eq!(pattern_matches("^\\w\\s\\d{2,}$", "z 123"), Some(true));
     }
 }

@@ -1,5 +1,5 @@
 -- Whether a culture has no move left: none of its cells has an empty cell within two steps.
--- The rules language can count cells, but not "cells near cells", so this is Lua.
+-- A walk over cells and their neighbours' neighbours reads best as a Lua loop.
 
 ---@param seat integer the culture's seat number
 ---@return boolean

@@ -37,8 +37,8 @@ function helpers.picture(g)
   local cells, columns, rows = {}, 0, 0
   for _, label in ipairs(g:labels()) do
     cells[label] = true
-    columns = math.max(columns, label:byte(1) - 64)
-    rows = math.max(rows, tonumber(label:sub(2)) + 1)
+    columns = math.max(columns, string.byte(label) - 64)
+    rows = math.max(rows, (math.tointeger(label:sub(2)) or 0) + 1)
   end
   local picture = {}
   for row = 0, rows - 1 do

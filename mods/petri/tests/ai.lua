@@ -38,12 +38,14 @@ test("medium players fill the dish or wipe a culture out, before the turn limit"
     g:play("medium", 1000)
     expect(g:over(), "seed " .. seed .. ": the game did not finish")
     expect(g:turn() < 300, "seed " .. seed .. ": the game ran to the turn limit")
-    expect_eq(g:outcome().result, "win", "seed " .. seed)
+    local outcome = g:outcome()
+    expect_eq(outcome and outcome.result, "win", "seed " .. seed)
+    ---@cast outcome meeple.Win
     local empty = 0
     for _, label in ipairs(g:labels()) do
       if g:owner(label) == nil then empty = empty + 1 end
     end
-    local winner = g:outcome().seats[1]
+    local winner = outcome.seats[1]
     expect(empty == 0 or g:owned(3 - winner) == 0, "seed " .. seed .. ": neither full nor wiped out")
     expect(g:owned(winner) > g:owned(3 - winner), "seed " .. seed .. ": the winner holds more cells")
   end

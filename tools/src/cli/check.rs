@@ -1,8 +1,9 @@
-//! `meeple check`: validate mods and print every problem, `file:line:col` first.
+//! `meeple check`: validate mods and print every problem, `file:line:col` first. A mod is
+//! loaded with its setup options at their defaults and once with each other choice.
 
 use std::process::ExitCode;
 
-use meeple_engine::loader;
+use meeple_engine::{loader, options};
 
 pub fn run(mods: &[String]) -> Result<ExitCode, String> {
     let folders = if mods.is_empty() {
@@ -16,18 +17,23 @@ pub fn run(mods: &[String]) -> Result<ExitCode, String> {
     };
     let mut failed = 0;
     for folder in &folders {
-        match loader::load_mod(folder) {
+        match options::load_every_choice(folder).and_then(|loaded| {
+            // A scenario test that does not parse is a problem of the mod too.
+            let tests = loader::scenario_syntax_problems(folder);
+            if tests.is_empty() { Ok(loaded) } else { Err(tests) }
+        }) {
             Ok(loaded) => {
                 for warning in &loaded.warnings {
                     eprintln!("{warning}");
                 }
                 let rules = &loaded.ruleset;
                 println!(
-                    "ok    {} {} ({}): {} actions, {} hook file{}",
+                    "ok    {} {} ({}): {} action{}, {} hook file{}",
                     rules.manifest.id,
                     rules.manifest.version,
                     folder.display(),
                     rules.actions.len(),
+                    if rules.actions.len() == 1 { "" } else { "s" },
                     rules.hooks.len(),
                     if rules.hooks.len() == 1 { "" } else { "s" }
                 );

@@ -66,7 +66,7 @@ pub fn run(args: NewArgs) -> Result<ExitCode, String> {
         format!("there is no template `{}`; the templates are {}", args.template, kinds.join(", "))
     })?;
     let parent = args.dir.unwrap_or_else(|| PathBuf::from("."));
-    if !parent.is_dir() {
+    if parent.exists() && !parent.is_dir() {
         return Err(format!("{} is not a folder", parent.display()));
     }
     let folder = parent.join(&args.id);

@@ -10,6 +10,7 @@ use meeple_engine::diag::Diagnostic;
 use meeple_engine::loader::{self, Overlay};
 use meeple_engine::options::Choices;
 use meeple_engine::rules::Ruleset;
+use meeple_engine::save::{self, ReplaceError};
 use toml_edit::{DocumentMut, Item, Value};
 
 /// One step of a path into the data: a table key or an array index.
@@ -360,8 +361,14 @@ impl ModModel {
         true
     }
 
-    /// Writes the changed files, each atomically (a temporary file renamed over it), only when
-    /// the mod as edited loads. Returns the names of the files written.
+    /// Writes the changed files, only when the mod as edited loads. Returns the names of the
+    /// files written.
+    ///
+    /// The files are replaced together as far as a file system allows
+    /// ([`save::replace_files`]): every new text is written and flushed beside its file first
+    /// (a read-only folder or a full disk fails here, and no file changes), then each is renamed
+    /// over its file (atomic per file), and when a rename fails the files already replaced are
+    /// put back. A process killed mid-save leaves each file whole, old or new.
     pub fn save(&mut self) -> Result<Vec<String>, Refusal> {
         if let Err(problems) = self.load(&self.overlay()) {
             return Err(Refusal {
@@ -369,18 +376,30 @@ impl ModModel {
                 problems: problems.iter().map(ToString::to_string).collect(),
             });
         }
-        let mut written = Vec::new();
-        for file in self.files.iter_mut().filter(|f| f.is_changed()) {
-            let text = file.text();
-            let temporary = file.path.with_extension("toml.saving");
-            std::fs::write(&temporary, &text).and_then(|()| std::fs::rename(&temporary, &file.path)).map_err(|e| {
-                Refusal { message: format!("cannot write {}: {e}", file.path.display()), problems: Vec::new() }
-            })?;
-            file.saved = text;
-            written.push(file.name.clone());
+        let changed: Vec<(usize, String)> =
+            self.files.iter().enumerate().filter(|(_, f)| f.is_changed()).map(|(i, f)| (i, f.text())).collect();
+        let contents: Vec<(&Path, &[u8])> =
+            changed.iter().map(|(i, text)| (self.files[*i].path.as_path(), text.as_bytes())).collect();
+        let replaced = save::replace_files(&contents);
+        // Which files hold their new text now.
+        let written: Vec<usize> = match &replaced {
+            Ok(()) | Err(ReplaceError::NotFlushed { .. }) => (0..changed.len()).collect(),
+            Err(ReplaceError::Mixed { new, .. }) => new.clone(),
+            Err(ReplaceError::NothingChanged { .. }) => Vec::new(),
+        };
+        let mut names = Vec::new();
+        for &index in &written {
+            let (file, text) = &changed[index];
+            self.files[*file].saved = text.clone();
+            names.push(self.files[*file].name.clone());
         }
-        self.saved_rules = self.rules.as_ref().ok().cloned();
-        Ok(written)
+        if written.len() == changed.len() {
+            self.saved_rules = self.rules.as_ref().ok().cloned();
+        }
+        match replaced {
+            Ok(()) => Ok(names),
+            Err(error) => Err(Refusal { message: error.to_string(), problems: Vec::new() }),
+        }
     }
 }
 

@@ -742,6 +742,8 @@ impl GameScreen {
         let session = &self.session;
         let stats = session.stats();
         let mut open = true;
+        // Shown in the bar: a failed save must not look like a button that does nothing.
+        let mut save_error = None;
         egui::Window::new("Game over").collapsible(false).resizable(false).open(&mut open).show(ui.ctx(), |ui| {
             if let Some(winners) = session.winners() {
                 ui.heading(winners);
@@ -774,12 +776,16 @@ impl GameScreen {
                     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
                         let _ = std::fs::create_dir_all(parent);
                     }
-                    if session.save(&path).is_ok() {
-                        *choice = Some(GameChoice::Replay(path));
+                    match session.save(&path) {
+                        Ok(()) => *choice = Some(GameChoice::Replay(path)),
+                        Err(error) => save_error = Some(error),
                     }
                 }
             });
         });
+        if let Some(error) = save_error {
+            self.status = Some(error);
+        }
         if !open {
             self.over_closed = true;
         }

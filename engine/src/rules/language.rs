@@ -1,0 +1,647 @@
+//! The rules language's reference (`docs/modding/rules-language.md`): every name, field,
+//! function, statement and operator the compiler knows, with what it gives, where it may be used
+//! and an example. `meeple schema` writes the page from the tables here; tests check that every
+//! name the compiler accepts is described here (and the reverse) and that every example compiles
+//! in a mod, so the page cannot drift from the language.
+
+use std::fmt::Write as _;
+
+/// Where the reference lives, relative to the workspace root.
+pub const LANGUAGE_PATH: &str = "docs/modding/rules-language.md";
+
+/// Where a construct may be written, which is also where its example is checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// Any expression (an action's `when`, a parameter's `where`, effects, previews, …).
+    Anywhere,
+    /// Only where the game's random stream may be drawn: an action's `rolls` and effects.
+    Rolls,
+    /// Only in effects (statements).
+    Effects,
+    /// Only in an action's `preview` and `ai` scores.
+    Odds,
+}
+
+impl Place {
+    fn words(self) -> &'static str {
+        match self {
+            Place::Anywhere => "",
+            Place::Rolls => " *Rolls and effects only.*",
+            Place::Effects => " *Effects only.*",
+            Place::Odds => " *Previews and computer-player scores only.*",
+        }
+    }
+}
+
+/// One construct of the language.
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    /// How it is written, e.g. `distance(a, b)`.
+    pub form: &'static str,
+    /// What it gives (`number`, `yes/no`, `seat`, …); empty for statements.
+    pub gives: &'static str,
+    pub doc: &'static str,
+    /// A complete expression or statement using it, written against the example mod of
+    /// `engine/tests/rules_language.rs` (params `from`, `to`, `who`, `weapon`; space counter
+    /// `dice`; resource `gold`; stat `health`; var `bonus`; …).
+    pub example: &'static str,
+    pub place: Place,
+}
+
+impl Entry {
+    /// The name a modder writes: the form up to `(` or `.` (for fields, the part after it).
+    pub fn name(&self) -> &'static str {
+        let form = self.form.split('(').next().unwrap_or(self.form);
+        form.rsplit('.').next().unwrap_or(form).trim()
+    }
+}
+
+const fn entry(form: &'static str, gives: &'static str, doc: &'static str, example: &'static str) -> Entry {
+    Entry { form, gives, doc, example, place: Place::Anywhere }
+}
+
+const fn only(
+    place: Place,
+    form: &'static str,
+    gives: &'static str,
+    doc: &'static str,
+    example: &'static str,
+) -> Entry {
+    Entry { form, gives, doc, example, place }
+}
+
+/// Names that mean the same everywhere.
+pub const NAMES: &[Entry] = &[
+    entry(
+        "me",
+        "seat",
+        "The seat taking the action, whose turn it is (in turn and phase effects and triggers), or \
+         for whom a computer player scores.",
+        "me.gold >= 3",
+    ),
+    entry("current", "seat", "The seat whose turn it is.", "current == me"),
+    entry("turn", "number", "Turns started so far, counting every seat's turn (1 on the first).", "turn > 10"),
+    entry("round", "number", "Rounds started so far (1 in the first round).", "round <= 3"),
+    entry("match", "number", "The current match, from 1 (games of several matches).", "match == 1"),
+    entry("phase", "phase", "The current phase's id, compared with a quoted id.", "phase == \"main\""),
+    entry(
+        "none",
+        "nothing",
+        "No seat, space, piece or item: the owner of an unowned space, a piece that is not on the \
+         board. `nil` is the same. Reading a field through `none` gives `none` (or 0 for numbers).",
+        "to.owner == none",
+    ),
+    entry("true", "yes/no", "Yes.", "true"),
+    entry("false", "yes/no", "No.", "not false"),
+    only(
+        Place::Odds,
+        "chance",
+        "number",
+        "The exact probability (0 to 1) that the action's `success` condition holds, over every \
+         outcome of its `rolls`. The action must have a `success`.",
+        "chance * 10",
+    ),
+];
+
+/// Fields read with a dot, by the type they belong to.
+pub const FIELDS: &[(&str, &[Entry])] = &[
+    (
+        "space",
+        &[
+            entry("space.owner", "seat", "The seat that owns the space, or `none`. Assignable.", "from.owner == me"),
+            entry(
+                "space.terrain",
+                "terrain",
+                "The space's terrain, compared with a quoted terrain id.",
+                "to.terrain == \"forest\"",
+            ),
+            entry(
+                "space.home",
+                "seat",
+                "The seat whose home (or base) the space is, from the board, or `none`.",
+                "from.home == none",
+            ),
+            entry(
+                "space.column",
+                "number",
+                "The space's grid column, from 1 (the label's letter: `B01` is in column 2); 0 on boards \
+                 without a grid (rings, graphs).",
+                "to.column == from.column + 1",
+            ),
+            entry(
+                "space.row",
+                "number",
+                "The space's grid row, from 1 at the top (labels count rows from 0: `B01` is in row 2); 0 on \
+                 boards without a grid.",
+                "abs(to.row - from.row) <= 1",
+            ),
+            entry(
+                "space.<counter>",
+                "number",
+                "A space counter declared in `[space_counters]` (e.g. `space.dice`). Assignable.",
+                "from.dice > 1",
+            ),
+        ],
+    ),
+    (
+        "seat",
+        &[
+            entry("seat.number", "number", "The seat's number, from 1.", "me.number == 1"),
+            entry("seat.side", "side", "The seat's side, compared with a quoted side id.", "me.side == \"red\""),
+            entry("seat.piece", "piece", "The seat's first piece still in play, or `none`.", "me.piece != none"),
+            entry(
+                "seat.<resource>",
+                "number",
+                "A resource declared in `[resources]` (e.g. `me.gold`). Assignable.",
+                "me.gold >= 2",
+            ),
+        ],
+    ),
+    (
+        "piece",
+        &[
+            entry("piece.owner", "seat", "The seat the piece belongs to. Assignable.", "who.owner == me"),
+            entry(
+                "piece.space",
+                "space",
+                "The space the piece stands on, or `none` when it is off the board. Assignable (moves the piece).",
+                "who.space == from",
+            ),
+            entry(
+                "piece.kind",
+                "piece kind",
+                "The piece's kind, compared with a quoted kind id.",
+                "who.kind == \"pawn\"",
+            ),
+            entry(
+                "piece.<stat>",
+                "number",
+                "A stat declared in `[stats]` (e.g. `who.health`). Assignable.",
+                "who.health > 0",
+            ),
+        ],
+    ),
+    (
+        "held item",
+        &[
+            entry("held.kind", "item", "The item's kind, compared with a quoted item id.", "weapon.kind == \"bow\""),
+            entry(
+                "held.charges",
+                "number",
+                "The charges (ammunition, uses) this item has left; never below 0. Assignable.",
+                "weapon.charges > 0",
+            ),
+            entry("held.holder", "piece", "The piece holding it.", "weapon.holder == who"),
+            entry(
+                "held.<number>",
+                "number",
+                "A number of its kind: `price`, `charges` (what a new one comes with) or a stat from \
+                 `[items]` (0 where the kind gives none).",
+                "weapon.range >= distance(from, to)",
+            ),
+        ],
+    ),
+    (
+        "item",
+        &[entry(
+            "item.<number>",
+            "number",
+            "A number of an item kind (a `kind = \"item\"` parameter or `held.kind`): `price`, \
+             `charges` or one of its stats.",
+            "weapon.kind.price <= me.gold",
+        )],
+    ),
+    (
+        "terrain",
+        &[entry(
+            "terrain.<stat>",
+            "number",
+            "A number from the terrain's `stats` (0 where it gives none), e.g. `space.terrain.cover`.",
+            "to.terrain.cover >= 1",
+        )],
+    ),
+];
+
+/// Functions, which give a value.
+pub const FUNCTIONS: &[Entry] = &[
+    entry("min(a, b, …)", "number", "The smallest of two or more numbers.", "min(me.gold, 3) > 0"),
+    entry("max(a, b, …)", "number", "The largest of two or more numbers.", "max(from.dice, to.dice) < 8"),
+    entry("abs(x)", "number", "The distance of `x` from 0.", "abs(from.dice - to.dice) <= 2"),
+    entry(
+        "clamp(x, low, high)",
+        "number",
+        "`x`, but at least `low` and at most `high`.",
+        "clamp(from.dice, 1, 3) == 3",
+    ),
+    entry(
+        "if(condition, a, b)",
+        "a or b",
+        "`a` when the condition holds, else `b`; also written `condition ? a : b`.",
+        "if(from.dice > 3, 2, 1) == 2",
+    ),
+    entry("owned(seat)", "number", "How many spaces the seat owns.", "owned(me) * 2 > space_count()"),
+    entry(
+        "largest_group(seat)",
+        "number",
+        "The size of the seat's largest group of connected spaces.",
+        "largest_group(me) >= 3",
+    ),
+    entry("adjacent(a, b)", "yes/no", "Whether two spaces are neighbours on the board.", "adjacent(from, to)"),
+    entry(
+        "distance(a, b)",
+        "number",
+        "The fewest steps between two spaces along the board's connections, ignoring terrain; -1 \
+         when there is no way.",
+        "distance(from, to) <= 3",
+    ),
+    entry(
+        "walk_distance(a, b)",
+        "number",
+        "The fewest movement points a walk from `a` to `b` spends over passable terrain and \
+         crossable walls (each space's `move_cost`); -1 when there is no way.",
+        "walk_distance(from, to) <= 4",
+    ),
+    entry("pieces_at(space)", "number", "How many pieces stand on the space.", "pieces_at(to) == 0"),
+    entry(
+        "holding(piece, \"slot\")",
+        "held item",
+        "The item the piece holds in an item slot, or `none`.",
+        "holding(who, \"hand\") != none",
+    ),
+    entry(
+        "tagged(thing, \"tag\")",
+        "yes/no",
+        "Whether a terrain, piece kind or item has a tag (from its `tags`); for a space, piece or \
+         held item, whether its terrain or kind has it.",
+        "tagged(to, \"wood\")",
+    ),
+    entry("space(\"label\")", "space", "The space with a label, or `none`.", "to == space(\"B01\")"),
+    entry("seat(n)", "seat", "The seat with number `n` (from 1), or `none`.", "seat(1) == me"),
+    entry("allies(a, b)", "yes/no", "Whether two seats are on the same side.", "allies(me, to.owner)"),
+    entry("hand_size(seat)", "number", "How many cards the seat holds.", "hand_size(me) < 5"),
+    entry(
+        "in_hand(seat, \"card\")",
+        "number",
+        "How many copies of a card the seat holds.",
+        "in_hand(me, \"spark\") > 0",
+    ),
+    entry("active_seats()", "number", "Seats still playing (neither eliminated nor gone).", "active_seats() > 1"),
+    entry("seat_count()", "number", "Seats the game started with.", "seat_count() >= 2"),
+    entry("space_count()", "number", "Spaces on the board.", "owned(me) == space_count()"),
+    entry(
+        "hook(\"function\", args…)",
+        "number or yes/no",
+        "Calls a Lua function the mod's hooks define with up to 7 values and gives its answer: a \
+         number, or true/false (as 1/0, so it can be a condition). Not in an action's `when`, \
+         its parameters' `where` or the `end` conditions, which are worked out without running \
+         Lua. See the Lua API.",
+        "hook(\"bonus_damage\", who) > 0",
+    ),
+    only(
+        Place::Rolls,
+        "random(low, high)",
+        "number",
+        "A whole number from `low` to `high`, each as likely, from the game's random stream.",
+        "random(1, 6)",
+    ),
+    only(
+        Place::Effects,
+        "distribute(\"counter\", amount, seat, cap)",
+        "number",
+        "Adds `amount` to a space counter one unit at a time, each on a random space of the seat \
+         that is below `cap`; gives how many units found no room.",
+        "let spare = distribute(\"dice\", 3, me, 8)",
+    ),
+    only(
+        Place::Odds,
+        "expect(x)",
+        "number",
+        "The exact mean of `x` over every outcome of the action's rolls (`x` may use the rolls' \
+         names and dice).",
+        "expect(hits) * weapon.range",
+    ),
+];
+
+/// Loops that fold over every seat, space or piece, in id order.
+pub const AGGREGATES: &[Entry] = &[
+    entry(
+        "count_of(space, condition)",
+        "number",
+        "How many spaces (or `seat`s, or `piece`s) the condition holds for; inside, the loop \
+         variable has the name of what is looped over. Without a condition, all of them.",
+        "count_of(space, space.owner == me) > 2",
+    ),
+    entry(
+        "sum_of(piece, value, condition)",
+        "number",
+        "The sum of `value` over those the condition holds for (the condition may be left out).",
+        "sum_of(piece, piece.health, piece.owner == me) > 10",
+    ),
+    entry(
+        "min_of(piece, value, condition)",
+        "number",
+        "The smallest `value` over those the condition holds for; 0 when none does.",
+        "min_of(space, space.dice, space.owner == me) >= 1",
+    ),
+    entry(
+        "max_of(piece, value, condition)",
+        "number",
+        "The largest `value` over those the condition holds for; 0 when none does.",
+        "max_of(seat, seat.gold) < 20",
+    ),
+    only(
+        Place::Effects,
+        "random_of(space, condition)",
+        "space, seat or piece",
+        "One of those the condition holds for, each as likely, from the game's random stream; \
+         `none` when none does.",
+        "let spot = random_of(space, space.owner == none)",
+    ),
+    entry(
+        "count_of(name in space, condition)",
+        "number",
+        "Any of the five with a name of its own for the loop variable, so a loop inside a loop \
+         can still read the outer one.",
+        "count_of(cell in space, cell.owner == me and count_of(space, adjacent(space, cell) and space.owner == none) > 0) > 0",
+    ),
+];
+
+/// Dice, written in rolls and effects.
+pub const DICE: &[Entry] = &[
+    only(
+        Place::Rolls,
+        "NdS",
+        "number",
+        "The sum of N dice of S sides: `3d6`, `(from.dice)d6`, `min(weapon.charges, 3)d6`.",
+        "(from.dice)d6",
+    ),
+    only(Place::Rolls, "dice(n, sides)", "number", "The same as `(n)d(sides)`.", "dice(2, 6)"),
+    only(Place::Rolls, "highest(n, sides)", "number", "The highest of n dice.", "highest(2, 6)"),
+    only(Place::Rolls, "lowest(n, sides)", "number", "The lowest of n dice.", "lowest(2, 6)"),
+    only(
+        Place::Rolls,
+        "successes(n, sides, at_least)",
+        "number",
+        "How many of n dice show `at_least` or more (a whole number written out).",
+        "successes(3, 6, 5)",
+    ),
+];
+
+/// Statements: the lines of an effect list.
+pub const STATEMENTS: &[Entry] = &[
+    only(
+        Place::Effects,
+        "place = value",
+        "",
+        "Sets an assignable field or a game variable from `[vars]`: `to.owner = me`, `bonus = 0`.",
+        "to.owner = me",
+    ),
+    only(
+        Place::Effects,
+        "place += value",
+        "",
+        "Adds to (or with `-=` takes from) a number; counters stay within their `min` and `max`.",
+        "me.gold -= 2",
+    ),
+    only(
+        Place::Effects,
+        "let name = value",
+        "",
+        "Names a value for the statements after it (in the same list and blocks inside).",
+        "let moved = from.dice - 1",
+    ),
+    only(Place::Effects, "end_turn()", "", "Ends the current turn (the remaining phases are skipped).", "end_turn()"),
+    only(Place::Effects, "win(seat)", "", "The seat (and its side) wins; the game ends.", "win(me)"),
+    only(Place::Effects, "draw()", "", "The game ends drawn; the pot is shared by `end.draw_shares`.", "draw()"),
+    only(Place::Effects, "eliminate(seat)", "", "The seat is out of the game.", "eliminate(to.owner)"),
+    only(
+        Place::Effects,
+        "leave(seat)",
+        "",
+        "The seat takes no more turns; it keeps what it has and still defends it.",
+        "leave(me)",
+    ),
+    only(
+        Place::Effects,
+        "deal_spaces()",
+        "",
+        "Deals every space out to the seats in equal shares at random; leftovers stay unowned.",
+        "deal_spaces()",
+    ),
+    only(
+        Place::Effects,
+        "place(\"kind\", seat, space)",
+        "",
+        "Puts a new piece of a kind on a space for a seat.",
+        "place(\"pawn\", me, to)",
+    ),
+    only(Place::Effects, "remove(piece)", "", "Takes a piece out of the game.", "remove(who)"),
+    only(
+        Place::Effects,
+        "give(piece, item)",
+        "",
+        "Gives a piece a new item (a quoted item id or an item value) with the item's `charges`; an \
+         item in the same slot is replaced.",
+        "give(who, \"bow\")",
+    ),
+    only(Place::Effects, "shuffle(\"deck\")", "", "Shuffles a deck's draw pile.", "shuffle(\"main\")"),
+    only(
+        Place::Effects,
+        "draw_cards(\"deck\", seat, n)",
+        "",
+        "Draws n cards from a deck into the seat's hand.",
+        "draw_cards(\"main\", me, 2)",
+    ),
+    only(
+        Place::Effects,
+        "discard(seat, \"card\")",
+        "",
+        "Moves one copy of a card from the seat's hand to its deck's discard pile.",
+        "discard(me, \"spark\")",
+    ),
+    only(Place::Effects, "log(\"text\")", "", "Adds a line to the game's log.", "log(\"The bridge collapses.\")"),
+    only(
+        Place::Effects,
+        "hook(\"function\", args…)",
+        "",
+        "Calls a Lua function for its effect; it changes the game through the `game` API.",
+        "hook(\"bonus_damage\", who)",
+    ),
+];
+
+/// Every entry with its section title.
+pub fn sections() -> Vec<(String, &'static [Entry])> {
+    let mut out = vec![("Names".to_string(), NAMES)];
+    for (owner, fields) in FIELDS {
+        out.push((format!("Fields of a {owner}"), *fields));
+    }
+    out.push(("Functions".into(), FUNCTIONS));
+    out.push(("Loops: counting, summing, choosing".into(), AGGREGATES));
+    out.push(("Dice".into(), DICE));
+    out.push(("Statements".into(), STATEMENTS));
+    out
+}
+
+/// The names of every function and statement called with parentheses, for suggestions.
+pub fn callable_names() -> impl Iterator<Item = &'static str> {
+    [FUNCTIONS, AGGREGATES, DICE, STATEMENTS].into_iter().flatten().filter(|e| e.form.contains('(')).map(Entry::name)
+}
+
+const INTRO: &str = "# The rules language
+
+<!-- Generated by `meeple schema` from engine/src/rules/language.rs. Do not edit by hand: a
+test fails when this file is stale, and another compiles every example below in a mod. -->
+
+Conditions, numbers and effects in a mod's TOML are written in Meeple's rules language: short
+formulas such as `from.owner == me and from.dice > 1`, `(from.dice)d6` or `to.owner = me`. Each
+is checked when the mod loads: an unknown name, a wrong type or a misplaced dice roll is an error
+with its file, line and column, before anyone plays. What the language cannot say, a Lua hook can
+(see [the Lua API](lua-api.md)); [the file reference](reference.md) says which keys take an
+*expression* or an *effect*.
+
+## Values and types
+
+Every expression has a type, checked at load time:
+
+- **number** — whole numbers (`3`, `-1`, `1_000`) and, from `/` on decimals or `chance`,
+  decimals (`0.5`). `/` on whole numbers rounds down; `%` is the remainder. Dividing by zero
+  rejects the action.
+- **yes/no** — `true`, `false`, comparisons and `and`/`or`/`not`.
+- **seat**, **space**, **piece**, **held item** — things in the game: `me`, an action's
+  parameters, loop variables, fields such as `from.owner` or `who.space`. `none` is the absence of
+  one.
+- **terrain**, **piece kind**, **item**, **side**, **phase** — a definition of the mod, compared
+  with its id in quotes: `to.terrain == \"water\"`, `who.kind == \"pawn\"`.
+- **text** — quoted text, only where a statement takes one (`log(\"…\")`, the kind in
+  `place(\"pawn\", …)`). Quotes may be `\"…\"` or `'…'`.
+
+## Operators
+
+From loosest to tightest binding:
+
+| Operator | Meaning |
+|---|---|
+| `c ? a : b` | `a` when `c` holds, else `b` (the same as `if(c, a, b)`) |
+| `or`, `\\|\\|` | either holds |
+| `and`, `&&` | both hold |
+| `not`, `!` | does not hold |
+| `==` `!=` `<` `<=` `>` `>=` | comparisons (not chained: `1 < x and x < 5`); `==` and `!=` also compare seats, spaces, pieces and ids |
+| `+` `-` | add, subtract |
+| `*` `/` `%` | multiply, divide, remainder |
+| `-x` | negate |
+| `NdS` | dice (see [Dice](#dice)) |
+| `a.b`, `f(…)`, `( … )` | field, call, grouping |
+
+A single `=` assigns, and only in an effect; comparing is `==`. A long formula may span several
+lines in a TOML multi-line string (`\"\"\"…\"\"\"`); errors still point at the line and column
+inside it.
+
+## Where expressions are written, and the names they see
+
+- An action's `params`: each parameter's `where` sees `me`, the parameter itself and the
+  parameters before it. The action's `when` sees `me` and every parameter.
+- An action's `rolls` (`name = \"2d6\"`), `on_roll`, `success`, `on_success`, `on_failure` and
+  `effect` see the parameters and the rolls made so far, by name; `after_roll` choices see the
+  rolls.
+- An action's `preview` and `ai.score` see the parameters; a roll there is not made yet, so its
+  name may only appear inside `expect(…)` (its exact mean), and `chance` is the exact
+  probability of `success`.
+- Turn and phase effects (`on_start`, `on_end`), `setup.effect` and triggers see `me`, the seat
+  whose turn it is.
+- `end.win`, `end.eliminate`, `end.score`, `end.draw_shares` and `ai.standing` are asked about
+  every seat in turn: `seat` is that seat (and `me` the seat to move).
+- Loops (`count_of(space, …)`, effect blocks `{ for_each = \"space\", … }`) add their loop
+  variable, named after what they loop over unless named with `name in space` (or `as = \"name\"`
+  in a block).
+- A game variable from `[vars]` is read and assigned by its bare name everywhere.
+
+Effects are lists of statements and blocks:
+
+```toml
+effect = [
+  \"to.owner = me\",
+  { if = \"to.dice > 3\", then = [\"to.dice -= 1\"], else = [\"log('A quiet day.')\"] },
+  { for_each = \"space\", where = \"adjacent(space, to) and space.owner != none\", do = [\"space.owner = me\"] },
+]
+```
+";
+
+/// The reference page.
+pub fn markdown() -> String {
+    let mut out = String::from(INTRO);
+    for (title, entries) in sections() {
+        let _ = writeln!(out, "\n## {title}\n");
+        if title == "Dice" {
+            out.push_str(
+                "Dice are rolled from the game's own seeded random stream, so a game replays \
+                 exactly. Name rolls in an action's `rolls` so previews can give their odds.\n\n",
+            );
+        }
+        for e in entries {
+            let gives = if e.gives.is_empty() { String::new() } else { format!(" → {}", e.gives) };
+            let _ = writeln!(out, "- **`{}`**{gives} — {}{} Example: `{}`", e.form, e.doc, e.place.words(), e.example);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The quoted names the match arms of a compiler function accept: lines such as
+    /// `"min" | "max" => {` or `| "draw_cards" | "discard" => {` inside `fn name(`.
+    fn match_arm_names(source: &str, function: &str) -> Vec<String> {
+        let start = source.find(&format!("    fn {function}(")).unwrap_or_else(|| panic!("no fn {function}"));
+        let body = &source[start..];
+        let end = body[1..].find("\n    fn ").map_or(body.len(), |i| i + 1);
+        let mut names = Vec::new();
+        for line in body[..end].lines() {
+            let arm = line.trim().trim_start_matches('|').trim();
+            let Some(pattern) = arm.split("=>").next().filter(|_| arm.contains("=>") || arm.ends_with('|')) else {
+                continue;
+            };
+            let alternatives: Vec<&str> = pattern.split('|').map(str::trim).filter(|a| !a.is_empty()).collect();
+            if !alternatives.is_empty()
+                && alternatives.iter().all(|a| a.len() >= 2 && a.starts_with('"') && a.ends_with('"'))
+            {
+                names.extend(alternatives.iter().map(|a| a.trim_matches('"').to_string()));
+            }
+        }
+        names
+    }
+
+    #[test]
+    fn every_name_the_compiler_knows_is_described() {
+        let compiler = include_str!("compile.rs");
+        let mut described: Vec<String> =
+            sections().iter().flat_map(|(_, es)| es.iter().map(|e| e.name().to_string())).collect();
+        // Item numbers are described together in the text of one entry.
+        for (_, fields) in FIELDS {
+            for field in *fields {
+                for quoted in field.doc.split('`').skip(1).step_by(2) {
+                    described.push(quoted.to_string());
+                }
+            }
+        }
+        let mut checked = 0;
+        for function in ["call", "procedure", "name", "field_read", "item_field"] {
+            for name in match_arm_names(compiler, function) {
+                assert!(
+                    described.contains(&name),
+                    "`{name}` (in compile.rs fn {function}) is not in the rules-language reference"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 50, "the scan found only {checked} names; has compile.rs changed shape?");
+    }
+
+    #[test]
+    fn suggestions_cover_every_function_and_statement() {
+        let names: Vec<&str> = callable_names().collect();
+        for name in ["distance", "count_of", "end_turn", "place", "tagged", "successes", "expect", "hook"] {
+            assert!(names.contains(&name), "{name}");
+        }
+    }
+}

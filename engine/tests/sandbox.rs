@@ -1,0 +1,499 @@
+//! The Lua sandbox against a hostile mod (`fixtures/hostile`, whose `attacks.lua` holds the
+//! attacks): escapes to files, processes, loaders, bytecode and the debug library; limits that
+//! must hold however a script dodges them (pcall, xpcall, coroutines, `__close`, finalizers,
+//! string patterns, library calls on large data); memory; recursion; randomness; the game API;
+//! and the engine going on after every failure. Each attack runs in a hook during play, and
+//! where it makes sense also while the hooks load and inside a scenario test.
+//! `docs/security.md` says what this guarantees.
+//!
+//! Timing: the limits stop a script within about 100 ms here; the tests check that the stop
+//! came from a limit and names the line, and fail on time only past [`HANG_GUARD`], so a slow
+//! machine passes. Run with `--nocapture` to see the measured times.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use common::write_mod;
+use meeple_engine::game::state::ScriptValue;
+use meeple_engine::game::{Action, Engine, Events, GameSetup, GameState};
+use meeple_engine::loader::load_mod;
+use meeple_engine::lua::sandbox;
+use meeple_engine::rules::Ruleset;
+use meeple_engine::scenario::run_mod_tests_within;
+
+/// Far above the ~100 ms within which the limits stop a script: only a hang fails this.
+const HANG_GUARD: Duration = Duration::from_secs(2);
+
+/// Endless loops, plain and dodging the limit.
+const LOOPS: &[&str] = &[
+    "endless_loop",
+    "pcall_loop",
+    "pcall_recursion",
+    "xpcall_loop",
+    "xpcall_handler_loop",
+    "coroutine_loop",
+    "coroutine_resume_loop",
+    "coroutine_many",
+    "coroutine_close_loop",
+    "close_on_error",
+];
+
+/// Work done inside single library calls: patterns that backtrack, searches, copies, moves.
+const LIBRARY_WORK: &[&str] = &[
+    "pattern_find",
+    "pattern_method",
+    "pattern_gsub",
+    "pattern_gmatch",
+    "pattern_number_subject",
+    "plain_find",
+    "rep_loop",
+    "insert_loop",
+    "insert_long",
+    "move_far",
+    "sort_loop",
+];
+
+fn fixture_folder() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile")
+}
+
+fn fixture_file(name: &str) -> String {
+    std::fs::read_to_string(fixture_folder().join(name)).expect("fixture file")
+}
+
+fn hostile_rules() -> std::sync::Arc<Ruleset> {
+    load_mod(&fixture_folder()).expect("the hostile fixture loads").ruleset
+}
+
+/// The line of `attacks.lua` marked `--@name`: where the error of attack `name` must point.
+fn line_of(name: &str) -> usize {
+    let marker = format!("--@{name}");
+    let text = fixture_file("hooks/attacks.lua");
+    let found = text.lines().position(|line| line.trim_end().ends_with(&marker));
+    found.unwrap_or_else(|| panic!("attacks.lua marks no line {marker}")) + 1
+}
+
+/// Runs `work` on a thread of its own and fails if it has not finished in a minute: a hang
+/// fails the test instead of blocking the run.
+fn guarded<T: Send + 'static>(what: String, work: impl FnOnce() -> T + Send + 'static) -> T {
+    let (sender, receiver) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = sender.send(work());
+    });
+    match receiver.recv_timeout(Duration::from_secs(60)) {
+        Ok(value) => value,
+        Err(RecvTimeoutError::Timeout) => panic!("{what} hung"),
+        Err(RecvTimeoutError::Disconnected) => panic!("{what} panicked"),
+    }
+}
+
+fn report(environment: &str, name: &str, elapsed: Duration) {
+    println!("measured: {environment:<9} {name:<24} stopped after {:>7.1} ms", elapsed.as_secs_f64() * 1000.0);
+    assert!(elapsed < HANG_GUARD, "{environment} {name}: took {elapsed:?}");
+}
+
+fn action(rules: &Ruleset, id: &str) -> Action {
+    Action::rule(rules.action_index(id).expect("action exists") as u16, &[])
+}
+
+fn new_game(engine: &mut Engine, rules: &Ruleset) -> (GameState, Events) {
+    let mut events = Events::recording();
+    let state = engine.new_game(&GameSetup::new(rules, 1, 2, "human"), &mut events).expect("game starts");
+    (state, events)
+}
+
+/// Plays the action `attack` with attack `name`; returns its error and how long it took. The
+/// action must be refused, leave the state as it was byte for byte and drop its events; then
+/// the next legal action works, and so does a harmless hook on the same Lua state.
+fn play_attack(name: &'static str) -> (String, Duration) {
+    guarded(format!("the hook attack {name}"), move || {
+        let rules = hostile_rules();
+        let mut engine = Engine::new(rules.clone()).expect("engine");
+        let (mut state, mut events) = new_game(&mut engine, &rules);
+        state.script_data.insert("attack".into(), ScriptValue::Text(name.into()));
+        let before = serde_json::to_string(&state).expect("state serialises");
+        let mark = events.len();
+
+        let started = Instant::now();
+        let result = engine.apply(&mut state, &action(&rules, "attack"), &mut events);
+        let elapsed = started.elapsed();
+
+        let error = match result {
+            Err(error) => error.to_string(),
+            Ok(()) => panic!("attack {name} succeeded"),
+        };
+        assert_eq!(serde_json::to_string(&state).unwrap(), before, "{name}: a refused action changed the state");
+        assert_eq!(events.len(), mark, "{name}: a refused action left events");
+        engine.apply(&mut state, &action(&rules, "calm"), &mut events).expect("the next action works");
+        state.script_data.insert("attack".into(), ScriptValue::Text("harmless".into()));
+        engine.apply(&mut state, &action(&rules, "attack"), &mut events).expect("the Lua state still works");
+        assert_eq!(state.script_data.get("harmless"), Some(&ScriptValue::Int(1)));
+        (error, elapsed)
+    })
+}
+
+/// Loads the fixture with `run_attack(name)` at the end of its hook file; returns the
+/// problem's file, line and message, and how long loading took.
+fn load_attack(name: &'static str) -> ((String, u32, String), Duration) {
+    guarded(format!("loading with attack {name}"), move || {
+        let hooks = format!("{}\nrun_attack(\"{name}\")\n", fixture_file("hooks/attacks.lua"));
+        let (manifest, data) = (fixture_file("mod.toml"), fixture_file("data.toml"));
+        let folder = write_mod(
+            "hostile",
+            &[
+                ("mod.toml", manifest.as_bytes()),
+                ("data.toml", data.as_bytes()),
+                ("hooks/attacks.lua", hooks.as_bytes()),
+            ],
+        );
+        let started = Instant::now();
+        let result = load_mod(&folder);
+        let elapsed = started.elapsed();
+        let problems = match result {
+            Err(problems) => problems,
+            Ok(_) => panic!("loading with attack {name} succeeded"),
+        };
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        let problem = &problems[0];
+        ((problem.file.clone().unwrap_or_default(), problem.line, problem.message.clone()), elapsed)
+    })
+}
+
+/// Runs `code` as a scenario test file with the time limit `time_limit`; returns the failure.
+fn scenario_failure(file_name: &str, code: String, time_limit: Duration) -> (String, Duration) {
+    let what = format!("the scenario test {file_name}");
+    let file = std::env::temp_dir().join(format!("meeple-sandbox-{}-{file_name}", std::process::id()));
+    std::fs::write(&file, code).expect("write the test file");
+    guarded(what, move || {
+        let rules = hostile_rules();
+        let started = Instant::now();
+        let results = run_mod_tests_within(&rules, &[file], &[], None, time_limit);
+        let elapsed = started.elapsed();
+        assert_eq!(results.len(), 1, "{results:?}");
+        (results[0].failure.clone().expect("the test fails"), elapsed)
+    })
+}
+
+/// Runs attack `name` inside a scenario test (the attacks file followed by the test), with the
+/// time limit of a hook call.
+fn scenario_attack(name: &str) -> (String, Duration) {
+    scenario_attack_within(name, sandbox::TIME_LIMIT)
+}
+
+fn scenario_attack_within(name: &str, time_limit: Duration) -> (String, Duration) {
+    let code =
+        format!("{}\ntest(\"{name}\", function() run_attack(\"{name}\") end)\n", fixture_file("hooks/attacks.lua"));
+    scenario_failure(&format!("{name}.lua"), code, time_limit)
+}
+
+/// Checks that attack `name` was stopped by a limit, at its marked line, in all three places.
+fn assert_stopped_everywhere(name: &'static str, also_at_load_time: bool) {
+    let line = line_of(name);
+    let (error, elapsed) = play_attack(name);
+    assert!(error.contains(&format!("hostile/hooks/attacks.lua:{line}: ")), "hook {name}: {error}");
+    assert!(error.contains("and was stopped"), "hook {name}: {error}");
+    report("hook", name, elapsed);
+
+    if also_at_load_time {
+        let ((file, at, message), elapsed) = load_attack(name);
+        assert!(file.ends_with("hooks/attacks.lua") && at as usize == line, "load {name}: {file}:{at}: {message}");
+        assert!(message.contains("and was stopped"), "load {name}: {message}");
+        report("load", name, elapsed);
+    }
+
+    let (failure, elapsed) = scenario_attack(name);
+    assert!(failure.contains(&format!("{name}.lua:{line}: ")), "scenario {name}: {failure}");
+    assert!(failure.contains("and was stopped"), "scenario {name}: {failure}");
+    report("scenario", name, elapsed);
+}
+
+#[test]
+fn no_library_loader_or_debug_function_is_reachable() {
+    let line = line_of("escapes");
+    let (error, _) = play_attack("escapes");
+    assert!(error.ends_with(&format!("hostile/hooks/attacks.lua:{line}: no escape")), "{error}");
+    let ((_, at, message), _) = load_attack("escapes");
+    assert_eq!((at as usize, message.as_str()), (line, "no escape"));
+    let (failure, _) = scenario_attack("escapes");
+    assert!(failure.ends_with(&format!("escapes.lua:{line}: no escape")), "{failure}");
+}
+
+#[test]
+fn endless_loops_are_stopped_by_the_limits_however_they_hide() {
+    for name in LOOPS {
+        assert_stopped_everywhere(name, true);
+    }
+}
+
+#[test]
+fn work_inside_library_calls_counts_against_the_limits() {
+    for name in LIBRARY_WORK {
+        assert_stopped_everywhere(name, false);
+    }
+}
+
+#[test]
+fn a_memory_bomb_stops_at_the_memory_limit() {
+    // A bomb in one call is refused before it allocates, and the error names its line.
+    for name in ["memory_string", "memory_caught"] {
+        let (error, elapsed) = play_attack(name);
+        let expected = format!("attacks.lua:{}: the script used more than 64 MiB of memory", line_of(name));
+        assert!(error.contains(&expected), "{name}: {error}");
+        report("hook", name, elapsed);
+        let ((_, _, message), elapsed) = load_attack(name);
+        assert!(message.contains("the script used more than 64 MiB of memory"), "load {name}: {message}");
+        report("load", name, elapsed);
+    }
+    // Filling 64 MiB step by step takes about as long as a hook's time limit here (mostly the
+    // system handing out fresh memory), so in a hook either limit may stop it first; with the
+    // time to spare of a scenario test, the memory limit does.
+    for name in ["memory_doubling", "memory_table"] {
+        let (error, elapsed) = play_attack(name);
+        let by_memory = error.contains("the script used more than 64 MiB of memory");
+        assert!(by_memory || error.contains("and was stopped"), "{name}: {error}");
+        report(if by_memory { "hook" } else { "hook/time" }, name, elapsed);
+        let (failure, elapsed) = scenario_attack_within(name, Duration::from_secs(10));
+        assert!(failure.contains("the script used more than 64 MiB of memory"), "scenario {name}: {failure}");
+        report("scenario", name, elapsed);
+    }
+}
+
+#[test]
+fn deep_recursion_is_a_lua_error_not_a_crash() {
+    let (error, elapsed) = play_attack("stack_overflow");
+    // Lua's stack limit or the time limit, whichever comes first on this machine.
+    assert!(error.contains(&format!("attacks.lua:{}: ", line_of("stack_overflow"))), "{error}");
+    assert!(error.contains("stack overflow") || error.contains("and was stopped"), "{error}");
+    report("hook", "stack_overflow", elapsed);
+    let (error, _) = play_attack("c_stack_overflow");
+    assert!(error.contains(&format!("attacks.lua:{}: C stack overflow", line_of("c_stack_overflow"))), "{error}");
+}
+
+#[test]
+fn finalizers_and_weak_tables_are_refused() {
+    for name in ["gc_finalizer", "weak_table"] {
+        let (error, _) = play_attack(name);
+        let expected =
+            format!("attacks.lua:{}: setmetatable: __gc and __mode are not available to mods", line_of(name));
+        assert!(error.contains(&expected), "{name}: {error}");
+    }
+}
+
+#[test]
+fn the_game_api_keeps_only_small_finite_plain_data() {
+    let cases = [
+        ("put_shared_tree", "game.put: the game's kept data would pass 1024 KiB"),
+        ("put_nan", "game.put: NaN cannot be kept (only finite numbers)"),
+        ("put_huge", "game.put: the game's kept data would pass 1024 KiB"),
+        ("put_many", "game.put: the game's kept data would pass 1024 KiB"),
+        ("log_huge", "and was stopped (in game.log)"),
+    ];
+    for (name, expected) in cases {
+        let (error, elapsed) = play_attack(name);
+        assert!(error.contains(&format!("attacks.lua:{}: ", line_of(name))), "{name}: {error}");
+        assert!(error.contains(expected), "{name}: {error}");
+        report("hook", name, elapsed);
+    }
+}
+
+#[test]
+fn a_misused_wrapped_function_names_the_mods_line() {
+    let (error, _) = play_attack("bad_argument");
+    let expected = format!("attacks.lua:{}: bad argument #1 to 'rep'", line_of("bad_argument"));
+    assert!(error.contains(&expected), "{error}");
+}
+
+#[test]
+fn a_stopped_hook_refuses_the_action_and_the_game_goes_on() {
+    // `play_attack` checks this for every attack; here it is spelled out once, for an endless
+    // loop in an event handler as well as in a hook function.
+    guarded("an endless loop in an event handler".into(), || {
+        let handler = "\nmeeple.on(\"turn_end\", function() if game.get(\"loop_on_turn_end\") then run_attack(\"pcall_loop\") end end)\n";
+        let hooks = format!("{}{handler}", fixture_file("hooks/attacks.lua"));
+        let (manifest, data) = (fixture_file("mod.toml"), fixture_file("data.toml"));
+        let folder = write_mod(
+            "hostile",
+            &[
+                ("mod.toml", manifest.as_bytes()),
+                ("data.toml", data.as_bytes()),
+                ("hooks/attacks.lua", hooks.as_bytes()),
+            ],
+        );
+        let rules = load_mod(&folder).expect("loads").ruleset;
+        let mut engine = Engine::new(rules.clone()).expect("engine");
+        let (mut state, mut events) = new_game(&mut engine, &rules);
+        state.script_data.insert("loop_on_turn_end".into(), ScriptValue::Bool(true));
+        let before = serde_json::to_vec(&state).unwrap();
+        let hash = state.hash();
+        let refused = engine.apply(&mut state, &Action::pass(), &mut events);
+        let error = refused.expect_err("passing runs the looping handler").to_string();
+        assert!(error.contains(&format!("attacks.lua:{}: ", line_of("pcall_loop"))), "{error}");
+        assert!(error.contains("and was stopped"), "{error}");
+        assert_eq!(serde_json::to_vec(&state).unwrap(), before);
+        assert_eq!(state.hash(), hash);
+        // The game goes on: the legal actions are as before, and taking one works.
+        let mut legal = Vec::new();
+        engine.legal_actions(&state, &mut legal);
+        assert!(legal.contains(&action(&rules, "calm")), "{legal:?}");
+        engine.apply(&mut state, &action(&rules, "calm"), &mut events).expect("calm");
+        state.script_data.remove("loop_on_turn_end");
+        engine.apply(&mut state, &Action::pass(), &mut events).expect("passing works once the handler is quiet");
+        assert_eq!(state.turn.seat, 1);
+    });
+}
+
+#[test]
+fn replaced_globals_and_metatables_fool_only_the_mod() {
+    guarded("the hijack".into(), || {
+        let rules = hostile_rules();
+        let mut engine = Engine::new(rules.clone()).expect("engine");
+        let (mut state, mut events) = new_game(&mut engine, &rules);
+        state.script_data.insert("attack".into(), ScriptValue::Text("hijack".into()));
+        // Replacing its own globals and the shared string metatable is allowed...
+        engine.apply(&mut state, &action(&rules, "attack"), &mut events).expect("the hijack itself runs");
+        // ...and only breaks the mod's own code: the engine still calls the function it found
+        // when loading, reports the mod's error, and rolls back.
+        state.script_data.insert("attack".into(), ScriptValue::Text("harmless".into()));
+        let hash = state.hash();
+        let error = engine.apply(&mut state, &action(&rules, "attack"), &mut events).expect_err("run_attack is gone");
+        assert!(error.to_string().contains("attempt to call a nil value (global 'run_attack')"), "{error}");
+        assert_eq!(state.hash(), hash);
+        engine.apply(&mut state, &action(&rules, "calm"), &mut events).expect("the game goes on");
+        // Another engine has its own Lua state, untouched.
+        let mut fresh = Engine::new(rules.clone()).expect("engine");
+        let (mut state, mut events) = new_game(&mut fresh, &rules);
+        state.script_data.insert("attack".into(), ScriptValue::Text("harmless".into()));
+        fresh.apply(&mut state, &action(&rules, "attack"), &mut events).expect("a fresh state is whole");
+    });
+}
+
+#[test]
+fn pairs_visits_keys_in_one_order_in_every_lua_state() {
+    let orders: Vec<ScriptValue> = (0..5)
+        .map(|_| {
+            guarded("pairs".into(), || {
+                let rules = hostile_rules();
+                let mut engine = Engine::new(rules.clone()).expect("engine");
+                let (mut state, mut events) = new_game(&mut engine, &rules);
+                state.script_data.insert("attack".into(), ScriptValue::Text("pairs_order".into()));
+                engine.apply(&mut state, &action(&rules, "attack"), &mut events).expect("pairs_order runs");
+                state.script_data["order"].clone()
+            })
+        })
+        .collect();
+    let expected = ScriptValue::Text("1 2.5 3 alpha beta delta epsilon eta gamma theta zeta".into());
+    assert!(orders.iter().all(|order| *order == expected), "{orders:?}");
+}
+
+#[test]
+fn lua_bytecode_is_never_loaded() {
+    // Text that starts like a binary chunk.
+    let (manifest, data) = (fixture_file("mod.toml"), fixture_file("data.toml"));
+    let fake = "\x1bLua\nreturn 1\n";
+    let folder = write_mod(
+        "hostile",
+        &[("mod.toml", manifest.as_bytes()), ("data.toml", data.as_bytes()), ("hooks/binary.lua", fake.as_bytes())],
+    );
+    let problems = load_mod(&folder).expect_err("a binary chunk is refused");
+    assert!(problems.iter().any(|p| p.message.contains("attempt to load a binary chunk")), "{problems:?}");
+
+    // Real bytecode, made by an unsandboxed Lua.
+    let unsandboxed = mlua::Lua::new();
+    let dumped: mlua::LuaString =
+        unsandboxed.load("return string.dump(function() return 1 end)").eval().expect("string.dump");
+    let bytecode = dumped.as_bytes().to_vec();
+    let folder = write_mod(
+        "hostile",
+        &[("mod.toml", manifest.as_bytes()), ("data.toml", data.as_bytes()), ("hooks/binary.lua", &bytecode)],
+    );
+    assert!(load_mod(&folder).is_err(), "bytecode is refused");
+
+    // A scenario test file is text too.
+    let (failure, _) = scenario_failure("binary.lua", fake.to_string(), sandbox::TIME_LIMIT);
+    assert!(failure.contains("attempt to load a binary chunk"), "{failure}");
+}
+
+#[test]
+fn scenario_tests_cannot_exhaust_the_runner() {
+    let cases = [
+        ("seats.lua", "scenario.new{ seats = 1000000000000 }", "this game takes 2 to 2 seats, not 1000000000000"),
+        (
+            "shared.lua",
+            "local g = scenario.new{}\nlocal t = { action = \"calm\" }\nfor _ = 1, 60 do t = { t, t } end\ng:act(t)",
+            "an action: the table is too large or too deep",
+        ),
+        (
+            "deep.lua",
+            "local g = scenario.new{}\nlocal t = {}\nfor _ = 1, 100000 do t = { t } end\ng:act(t)",
+            "an action: the table is too large or too deep",
+        ),
+        // The game's userdata keeps its metatable to itself.
+        (
+            "userdata.lua",
+            "local g = scenario.new{}\nerror(\"metatable \" .. tostring(getmetatable(g)))",
+            "metatable false",
+        ),
+    ];
+    for (file_name, body, expected) in cases {
+        let code = format!("test(\"{file_name}\", function()\n{body}\nend)\n");
+        // Time to spare, so that building the tables is not what stops the test.
+        let (failure, elapsed) = scenario_failure(file_name, code, Duration::from_secs(10));
+        assert!(failure.contains(expected), "{file_name}: {failure}");
+        assert!(elapsed < HANG_GUARD, "{file_name}: {elapsed:?}");
+    }
+}
+
+#[test]
+fn wrapped_library_functions_answer_as_lua_does() {
+    // The wrappers only count and refuse; what the functions return is Lua's own answer.
+    let expressions = [
+        r#"string.find("hello world", "o w")"#,
+        r#"string.find("hello world", "o", -3)"#,
+        r#"string.find("a.b", ".", 1, true)"#,
+        r#"string.find("key = value", "^(%w+)%s*=%s*(%w+)$")"#,
+        r#"string.find(12345, 3)"#,
+        r#"string.match("f(a(b)c) d", "%b()")"#,
+        r#"string.match("THE (quick) fox", "%f[%a]%a+", 5)"#,
+        r#"string.match("abcabc", "(a)(b)()c%1")"#,
+        r#"("x=1, y=2"):gsub("(%w+)=(%w+)", "%2=%1")"#,
+        r#"string.gsub("abc", "", "-")"#,
+        r#"string.gsub("hello", "l", { l = "L" }, 1)"#,
+        r#"string.gsub("abc", "%w", function(c) return c:upper() .. "." end)"#,
+        r#"(function() local t = {} for k, v in string.gmatch("a=1, b=2", "(%w+)=(%w+)") do t[#t + 1] = k .. v end return table.concat(t, ",") end)()"#,
+        r#"(function() local t = {} for w in ("one two"):gmatch("%a*") do t[#t + 1] = "[" .. w .. "]" end return table.concat(t) end)()"#,
+        r#"string.rep("ab", 3, ",")"#,
+        r#"string.rep("ab", 0)"#,
+        r#"("hello"):sub(-3), ("hello"):sub(2, 100), ("hello"):sub(0)"#,
+        r#"string.format("%5.2f|%q|%s", 3.14159, "a\nb", "x")"#,
+        r#"string.upper("abc"), string.lower("ABC"), string.reverse("abc")"#,
+        r#"utf8.len("héllo"), utf8.offset("héllo", 3)"#,
+        r#"(function() local t = { 1, 2, 3 } table.insert(t, 4) table.insert(t, 1, 0) return table.concat(t, ",") end)()"#,
+        r#"(function() local t = { 1, 2, 3 } local r = table.remove(t) local s = table.remove(t, 1) return r, s, #t end)()"#,
+        r#"table.concat(table.move({ 1, 2, 3 }, 1, 3, 2), ",")"#,
+        r#"(function() local t = { 3, 1, 2 } table.sort(t) table.sort(t, function(a, b) return a > b end) return table.concat(t, ",") end)()"#,
+        r#"table.concat({ 1, 2, 3, 4 }, "-", 2, 3)"#,
+        r#"(function() local t = {} for k, v in pairs({ 10, 20, 30 }) do t[#t + 1] = k .. "=" .. v end return table.concat(t, " ") end)()"#,
+        r#"pcall(error, "x", 0)"#,
+        r##"pcall(function(...) return select("#", ...) end, 1, nil, 3)"##,
+        r#"xpcall(function() error("boom", 0) end, function(e) return "handled " .. e end)"#,
+        r#"coroutine.wrap(function(a) local b = coroutine.yield(a + 1) return b * 2 end)(1)"#,
+        r#"(function() local f = coroutine.wrap(function() return pcall(coroutine.yield, 1) end) return f(), f(2) end)()"#,
+        r#"(function() local co = coroutine.create(function() coroutine.yield(1) end) local a, b = coroutine.resume(co) return a, b, coroutine.close(co) end)()"#,
+        r#"getmetatable(setmetatable({}, { __index = { x = 1 } })).__index.x"#,
+    ];
+    let (sandboxed, budget) = sandbox::new_state().expect("sandbox");
+    let plain = mlua::Lua::new();
+    let shown = |lua: &mlua::Lua, expression: &str| -> String {
+        let code = format!(
+            "local function show(...) local out = {{}} for i = 1, select('#', ...) do out[i] = tostring((select(i, ...))) end return table.concat(out, ' ') end\nreturn show({expression})"
+        );
+        lua.load(code).eval::<String>().unwrap_or_else(|e| format!("error: {e}"))
+    };
+    for expression in expressions {
+        budget.start();
+        assert_eq!(shown(&sandboxed, expression), shown(&plain, expression), "{expression}");
+    }
+}

@@ -1,0 +1,4 @@
+-- Hooks.
+function forever()
+  while true do end
+end

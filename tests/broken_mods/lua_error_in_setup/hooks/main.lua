@@ -1,0 +1,5 @@
+-- Hooks.
+function deal()
+  local hand = nil
+  return hand.size
+end

@@ -1,0 +1,2 @@
+-- Hooks.
+error("b refuses to load")

@@ -1,0 +1,2 @@
+-- Hooks.
+local started = os.time()

@@ -1,0 +1,4 @@
+-- Hooks.
+function how_many()
+  return "three"
+end

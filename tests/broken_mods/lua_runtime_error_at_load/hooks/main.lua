@@ -1,0 +1,3 @@
+-- Hooks.
+local settings = nil
+local size = settings.size

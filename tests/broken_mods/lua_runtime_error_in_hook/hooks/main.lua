@@ -1,0 +1,5 @@
+-- Hooks.
+
+function explode()
+  error("boom went wrong")
+end

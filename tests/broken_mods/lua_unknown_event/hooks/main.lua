@@ -1,0 +1,3 @@
+-- Hooks.
+meeple.on("turn_ends", function(seat)
+end)

@@ -1,0 +1,2 @@
+-- Hooks.
+function f(

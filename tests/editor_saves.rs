@@ -1,0 +1,381 @@
+//! The editor never leaves an invalid or half-written mod: a save writes every changed file
+//! through a temporary file and leaves none behind; a change that breaks the mod is refused and
+//! nothing is written; a save into a read-only folder fails saying so and changes nothing; when
+//! one file of several cannot be replaced, the ones already replaced are put back; an editor
+//! killed mid-save leaves each file whole, old or new.
+
+// Permissions, owners and the sticky bit are how these tests make writing fail.
+#![cfg(unix)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use meeple::editor::model::{ModModel, path};
+use meeple_engine::loader::load_mod;
+use meeple_engine::save::{ReplaceError, replace_files};
+use meeple_tests::mods_dir;
+use toml_edit::Value;
+
+/// The user id of `nobody`: who runs the parts that need permissions enforced when the tests run
+/// as root (for whom a read-only folder is writable).
+const NOBODY: u32 = 65534;
+
+/// A copy of a bundled mod in a folder of the test's own, writable by anyone (so that `nobody`
+/// can work in it when the test runs as root).
+fn copy_of(id: &str, test: &str) -> PathBuf {
+    let base = Path::new(env!("CARGO_TARGET_TMPDIR")).join("editor_saves").join(test);
+    if base.exists() {
+        set_mode(&base, 0o777);
+        std::fs::remove_dir_all(&base).unwrap();
+    }
+    let dir = base.join(id);
+    copy(&mods_dir().join(id), &dir);
+    set_mode(&base, 0o777);
+    dir
+}
+
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    set_mode(to, 0o777);
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+            set_mode(&target, 0o666);
+        }
+    }
+}
+
+fn set_mode(path: &Path, mode: u32) {
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
+/// The text of every file under `dir`, by path relative to it.
+fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(folder) = pending.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else {
+                let name = path.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+                files.push((name, std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The temporary files under `dir` (of this editor, `.NAME.PID-N.tmp`; of the old one,
+/// `NAME.toml.saving`).
+fn temporary_files(dir: &Path) -> Vec<String> {
+    snapshot(dir)
+        .into_iter()
+        .map(|(name, _)| name)
+        .filter(|name| name.ends_with(".tmp") || name.ends_with(".saving"))
+        .collect()
+}
+
+/// The three changes the tests make, one per file of Dice Wars: `mod.toml`, `board.toml` and
+/// `rules.toml`; `edited` picks the changed values or the bundled ones.
+fn make_changes(model: &mut ModModel, edited: bool) {
+    let (seats, territories, reserve) = if edited { (6, 24, 48) } else { (8, 32, 64) };
+    model.set(&path("mod.seats.max"), Value::from(seats)).unwrap();
+    model.set(&path("board.territories"), Value::from(territories)).unwrap();
+    model.set(&path("resources.reserve.max"), Value::from(reserve)).unwrap();
+}
+
+#[test]
+fn a_save_writes_every_changed_file_and_leaves_no_temporary_file() {
+    let folder = copy_of("dice_wars", "normal");
+    let mut model = ModModel::open(&folder).unwrap();
+    make_changes(&mut model, true);
+    let texts: Vec<(PathBuf, String)> = model.files.iter().map(|f| (f.path.clone(), f.text())).collect();
+    assert_eq!(model.save().unwrap(), vec!["mod.toml", "board.toml", "rules.toml"]);
+    for (path, text) in &texts {
+        assert_eq!(&std::fs::read_to_string(path).unwrap(), text, "{}", path.display());
+    }
+    assert_eq!(temporary_files(&folder), Vec::<String>::new());
+    let rules = load_mod(&folder).unwrap().ruleset;
+    assert_eq!(rules.manifest.seats.max, 6);
+    assert!(!model.is_dirty());
+    // Saving again writes nothing.
+    assert_eq!(model.save().unwrap(), Vec::<String>::new());
+}
+
+#[test]
+fn a_change_that_breaks_the_mod_is_refused_and_nothing_is_written() {
+    let folder = copy_of("dice_wars", "broken_change");
+    let before = snapshot(&folder);
+    let mut model = ModModel::open(&folder).unwrap();
+    let rules_file = model.files.iter().position(|f| f.name == "rules.toml").unwrap();
+    let refused = model.set_text(rules_file, "[actions.attack\nlabel = 1").unwrap_err();
+    assert!(refused.message.starts_with("rules.toml: "), "{refused}");
+    let refused = model.set_text(rules_file, "[actions.attack]\nlabel = 1\n").unwrap_err();
+    assert_eq!(refused.message, "rules.toml cannot be changed so");
+    assert!(!refused.problems.is_empty(), "{refused}");
+    let refused = model.set(&path("board.territories"), Value::from("many")).unwrap_err();
+    assert!(refused.problems.iter().any(|p| p.contains("board.toml")), "{refused}");
+    assert!(!model.is_dirty());
+    assert_eq!(model.save().unwrap(), Vec::<String>::new());
+    assert_eq!(snapshot(&folder), before, "nothing was written");
+    // Files broken on disk already (by hand): the editor opens them, refuses every change, and
+    // a save writes nothing.
+    let board = folder.join("board.toml");
+    let broken = std::fs::read_to_string(&board).unwrap().replace("territories = 32", "territories = \"many\"");
+    std::fs::write(&board, &broken).unwrap();
+    let before = snapshot(&folder);
+    let mut model = ModModel::open(&folder).unwrap();
+    assert!(model.rules.is_err());
+    assert!(model.set(&path("mod.seats.max"), Value::from(6)).is_err());
+    let refused = model.save().unwrap_err();
+    assert_eq!(refused.message, "the mod as edited does not load, so nothing was written");
+    assert_eq!(snapshot(&folder), before, "nothing was written");
+}
+
+/// Which helper mode this test binary was started in, and its argument.
+fn helper(variable: &str) -> Option<PathBuf> {
+    std::env::var_os(variable).map(PathBuf::from)
+}
+
+/// Runs this test binary's helper test `name` with `variable` set to `folder`, as `nobody`; its
+/// output.
+fn run_as_nobody(name: &str, variable: &str, folder: &Path) -> String {
+    let output = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", name, "--nocapture", "--test-threads=1"])
+        .env(variable, folder)
+        .uid(NOBODY)
+        .gid(NOBODY)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(output.status.success(), "{name} as nobody:\n{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    stdout
+}
+
+/// The refusal of a save of the three changes in `folder`, as one line.
+fn refused_save(folder: &Path) -> String {
+    let mut model = ModModel::open(folder).unwrap();
+    make_changes(&mut model, true);
+    let refused = model.save().expect_err("the save cannot succeed");
+    assert!(model.is_dirty(), "the changes are still to be saved");
+    refused.to_string().replace('\n', " | ")
+}
+
+const READ_ONLY: &str = "MEEPLE_TEST_READ_ONLY_SAVE";
+
+/// Not a test on its own: [`a_save_into_a_read_only_folder_fails_clearly_and_changes_nothing`]
+/// run as `nobody` (when the tests run as root).
+#[test]
+fn child_process_saving_into_a_read_only_folder() {
+    let Some(folder) = helper(READ_ONLY) else { return };
+    println!("refused: {}", refused_save(&folder));
+}
+
+#[test]
+fn a_save_into_a_read_only_folder_fails_clearly_and_changes_nothing() {
+    let folder = copy_of("dice_wars", "read_only");
+    let before = snapshot(&folder);
+    set_mode(&folder, 0o555);
+    let writable = std::fs::write(folder.join("probe"), "").is_ok();
+    let message = if writable {
+        // Root writes anywhere: the save is tried by `nobody`.
+        std::fs::remove_file(folder.join("probe")).unwrap();
+        let output = run_as_nobody("child_process_saving_into_a_read_only_folder", READ_ONLY, &folder);
+        output
+            .lines()
+            .find_map(|l| l.split_once("refused: ").map(|(_, m)| m))
+            .unwrap_or_else(|| panic!("{output}"))
+            .to_string()
+    } else {
+        refused_save(&folder)
+    };
+    set_mode(&folder, 0o777);
+    let manifest = folder.join("mod.toml");
+    assert!(
+        message.starts_with(&format!("cannot write {}: creating {}/.mod.toml.", manifest.display(), folder.display())),
+        "{message}"
+    );
+    assert!(message.ends_with(": Permission denied (os error 13); no file was changed"), "{message}");
+    assert_eq!(snapshot(&folder), before, "the files are as they were");
+}
+
+/// Several files replaced at once, one of which cannot be (a folder is in its place): every file
+/// is as it was — the new texts of the others were written to temporary files, then removed —
+/// and the message says which file and why.
+#[test]
+fn a_file_that_cannot_be_replaced_leaves_every_file_as_it_was() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("editor_saves/cannot_replace");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (a, b, c, fresh) = (dir.join("a.toml"), dir.join("b.toml"), dir.join("c.toml"), dir.join("new.toml"));
+    std::fs::write(&a, "old a").unwrap();
+    std::fs::write(&b, "old b").unwrap();
+    std::fs::create_dir(&c).unwrap();
+    std::fs::write(c.join("inside"), "kept").unwrap();
+    let before = snapshot(&dir);
+    let error = replace_files(&[
+        (&a, b"new a".as_slice()),
+        (&fresh, b"new file".as_slice()),
+        (&b, b"new b".as_slice()),
+        (&c, b"new c".as_slice()),
+    ])
+    .unwrap_err();
+    assert!(matches!(error, ReplaceError::NothingChanged { .. }), "{error}");
+    assert_eq!(
+        error.to_string(),
+        format!("cannot write {}: Is a directory (os error 21); no file was changed", c.display())
+    );
+    assert_eq!(snapshot(&dir), before, "no file changed, no file added");
+    assert_eq!(temporary_files(&dir), Vec::<String>::new());
+    // Without the folder in the way: every file written, none left temporary.
+    replace_files(&[(&a, b"new a".as_slice()), (&fresh, b"new file".as_slice())]).unwrap();
+    assert_eq!(std::fs::read_to_string(&a).unwrap(), "new a");
+    assert_eq!(std::fs::read_to_string(&fresh).unwrap(), "new file");
+    assert_eq!(temporary_files(&dir), Vec::<String>::new());
+}
+
+const STICKY: &str = "MEEPLE_TEST_STICKY_SAVE";
+
+/// Not a test on its own: [`the_model_puts_back_its_files_when_one_cannot_be_replaced`] run as
+/// `nobody`.
+#[test]
+fn child_process_saving_with_one_file_not_replaceable() {
+    let Some(folder) = helper(STICKY) else { return };
+    println!("refused: {}", refused_save(&folder));
+}
+
+/// The model's save, file 3 of 3 not replaceable: a folder anyone may write in but with the
+/// sticky bit (like /tmp), where `nobody` owns `mod.toml` and `board.toml` but not `rules.toml`.
+/// Every new text is written, `mod.toml` and `board.toml` are replaced, `rules.toml` cannot be;
+/// the first two are put back. Needs root (to give files away); skipped otherwise.
+#[test]
+fn the_model_puts_back_its_files_when_one_cannot_be_replaced() {
+    let folder = copy_of("dice_wars", "sticky");
+    for file in ["mod.toml", "board.toml"] {
+        if std::os::unix::fs::chown(folder.join(file), Some(NOBODY), Some(NOBODY)).is_err() {
+            eprintln!("skipped: giving files to nobody needs root");
+            return;
+        }
+    }
+    set_mode(&folder.join("rules.toml"), 0o644);
+    set_mode(&folder, 0o1777);
+    let before = snapshot(&folder);
+    let output = run_as_nobody("child_process_saving_with_one_file_not_replaceable", STICKY, &folder);
+    let message =
+        output.lines().find_map(|l| l.split_once("refused: ").map(|(_, m)| m)).unwrap_or_else(|| panic!("{output}"));
+    let rules = folder.join("rules.toml");
+    assert!(message.starts_with(&format!("cannot write {}: renaming", rules.display())), "{message}");
+    assert!(message.ends_with(": Operation not permitted (os error 1); no file was changed"), "{message}");
+    assert_eq!(snapshot(&folder), before, "mod.toml and board.toml were put back");
+    assert_eq!(temporary_files(&folder), Vec::<String>::new());
+    set_mode(&folder, 0o777);
+}
+
+const EDITOR_LOOP: &str = "MEEPLE_TEST_EDITOR_SAVE_LOOP";
+
+/// Not a test on its own: the editor that [`a_killed_editor_leaves_each_file_old_or_new`] starts
+/// and kills. It changes the three files of the mod in its folder back and forth and saves, for
+/// ever, printing `saved N` after each save.
+#[test]
+fn child_process_editing_in_a_loop() {
+    let Some(folder) = helper(EDITOR_LOOP) else { return };
+    let mut model = ModModel::open(&folder).unwrap();
+    let mut out = std::io::stdout().lock();
+    for round in 0u64.. {
+        make_changes(&mut model, round % 2 == 0);
+        model.save().unwrap();
+        writeln!(out, "saved {round}").unwrap();
+        out.flush().unwrap();
+    }
+}
+
+/// An editor process saving three files again and again, killed (SIGKILL) at random moments:
+/// after each kill every file is whole, its old text or its new one, and the mod loads.
+#[test]
+fn a_killed_editor_leaves_each_file_old_or_new() {
+    const KILLS: usize = 30;
+    let folder = copy_of("dice_wars", "killed");
+    let mut model = ModModel::open(&folder).unwrap();
+    let old: Vec<String> = model.files.iter().map(|f| f.text()).collect();
+    make_changes(&mut model, true);
+    let new: Vec<String> = model.files.iter().map(|f| f.text()).collect();
+    let paths: Vec<PathBuf> = model.files.iter().map(|f| f.path.clone()).collect();
+    let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64 | 1;
+    let mut moment = seed;
+    let started = Instant::now();
+    let mut saves_before_kill = Vec::new();
+    let mut mixed = 0;
+    for kill in 0.. {
+        let mut child = Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", "child_process_editing_in_a_loop", "--nocapture", "--test-threads=1"])
+            .env(EDITOR_LOOP, &folder)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let (saved_tx, saved_rx) = std::sync::mpsc::channel::<u64>();
+        let stdout = child.stdout.take().unwrap();
+        let reader = std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if let Some(round) = line.strip_prefix("saved ").and_then(|n| n.parse().ok()) {
+                    let _ = saved_tx.send(round);
+                }
+            }
+        });
+        let Ok(first) = saved_rx.recv_timeout(Duration::from_secs(120)) else {
+            let _ = child.kill();
+            panic!("the editor process never saved");
+        };
+        moment ^= moment << 13;
+        moment ^= moment >> 7;
+        moment ^= moment << 17;
+        std::thread::sleep(Duration::from_micros(moment % 20_000));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        reader.join().unwrap();
+        saves_before_kill.push(saved_rx.try_iter().last().unwrap_or(first) + 1);
+        let mut versions = Vec::new();
+        for ((path, old), new) in paths.iter().zip(&old).zip(&new) {
+            let text = std::fs::read_to_string(path).unwrap();
+            assert!(
+                &text == old || &text == new,
+                "after kill {kill} (seed {seed}), {} is neither old nor new",
+                path.display()
+            );
+            versions.push(&text == new);
+        }
+        mixed += usize::from(versions.iter().any(|&v| v) && versions.iter().any(|&v| !v));
+        load_mod(&folder).unwrap_or_else(|e| panic!("after kill {kill}, the mod does not load: {e:?}"));
+        // Some kills must land mid-write for the test to mean anything: after the planned kills,
+        // more until one has left a temporary file.
+        if kill + 1 >= KILLS && !temporary_files(&folder).is_empty() {
+            break;
+        }
+        assert!(kill < 100, "in 100 kills, none landed while a file was being written");
+    }
+    let left = temporary_files(&folder);
+    eprintln!(
+        "{} kills in {:?} (seed {seed}), after {saves_before_kill:?} saves; {mixed} left old and new files side by \
+         side; {} temporary files left",
+        saves_before_kill.len(),
+        started.elapsed(),
+        left.len()
+    );
+    assert!(left.len() <= 3 * saves_before_kill.len(), "at most one temporary file per file and kill: {left:?}");
+    // The leftovers of killed saves are ignored by the loader (above) and stay out of the way.
+    let mut model = ModModel::open(&folder).unwrap();
+    make_changes(&mut model, false);
+    model.save().unwrap();
+    assert_eq!(temporary_files(&folder), left, "a save removes no one else's temporary files and leaves none");
+    assert_eq!(paths.iter().map(|p| std::fs::read_to_string(p).unwrap()).collect::<Vec<_>>(), old);
+}
