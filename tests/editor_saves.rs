@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use meeple::editor::model::{ModModel, path};
 use meeple_engine::loader::load_mod;
-use meeple_engine::save::{ReplaceError, replace_files};
+use meeple_engine::save::{REPLACE_JOURNAL, ReplaceError, finish_interrupted_replace, replace_files};
 use meeple_tests::mods_dir;
 use toml_edit::Value;
 
@@ -300,7 +300,8 @@ fn child_process_editing_in_a_loop() {
 }
 
 /// An editor process saving three files again and again, killed (SIGKILL) at random moments:
-/// after each kill every file is whole, its old text or its new one, and the mod loads.
+/// after each kill the mod loads (finishing a save its journal says was under way) and holds
+/// all the old files or all the new ones, each whole.
 #[test]
 fn a_killed_editor_leaves_each_file_old_or_new() {
     const KILLS: usize = 30;
@@ -314,7 +315,6 @@ fn a_killed_editor_leaves_each_file_old_or_new() {
     let mut moment = seed;
     let started = Instant::now();
     let mut saves_before_kill = Vec::new();
-    let mut mixed = 0;
     for kill in 0.. {
         let mut child = Command::new(std::env::current_exe().unwrap())
             .args(["--exact", "child_process_editing_in_a_loop", "--nocapture", "--test-threads=1"])
@@ -344,6 +344,8 @@ fn a_killed_editor_leaves_each_file_old_or_new() {
         child.wait().unwrap();
         reader.join().unwrap();
         saves_before_kill.push(saved_rx.try_iter().last().unwrap_or(first) + 1);
+        // Loading finishes a save the kill interrupted after its journal was written.
+        load_mod(&folder).unwrap_or_else(|e| panic!("after kill {kill}, the mod does not load: {e:?}"));
         let mut versions = Vec::new();
         for ((path, old), new) in paths.iter().zip(&old).zip(&new) {
             let text = std::fs::read_to_string(path).unwrap();
@@ -354,8 +356,10 @@ fn a_killed_editor_leaves_each_file_old_or_new() {
             );
             versions.push(&text == new);
         }
-        mixed += usize::from(versions.iter().any(|&v| v) && versions.iter().any(|&v| !v));
-        load_mod(&folder).unwrap_or_else(|e| panic!("after kill {kill}, the mod does not load: {e:?}"));
+        assert!(
+            versions.iter().all(|&v| v) || versions.iter().all(|&v| !v),
+            "after kill {kill} (seed {seed}), the mod holds old and new files side by side: {versions:?}"
+        );
         // Some kills must land mid-write for the test to mean anything: after the planned kills,
         // more until one has left a temporary file.
         if kill + 1 >= KILLS && !temporary_files(&folder).is_empty() {
@@ -365,8 +369,7 @@ fn a_killed_editor_leaves_each_file_old_or_new() {
     }
     let left = temporary_files(&folder);
     eprintln!(
-        "{} kills in {:?} (seed {seed}), after {saves_before_kill:?} saves; {mixed} left old and new files side by \
-         side; {} temporary files left",
+        "{} kills in {:?} (seed {seed}), after {saves_before_kill:?} saves; {} temporary files left",
         saves_before_kill.len(),
         started.elapsed(),
         left.len()
@@ -378,4 +381,30 @@ fn a_killed_editor_leaves_each_file_old_or_new() {
     model.save().unwrap();
     assert_eq!(temporary_files(&folder), left, "a save removes no one else's temporary files and leaves none");
     assert_eq!(paths.iter().map(|p| std::fs::read_to_string(p).unwrap()).collect::<Vec<_>>(), old);
+}
+
+/// A save killed after its journal was written and one of three renames done: loading the mod
+/// finishes it, so every file is new; a journal whose temporary files are gone changes nothing.
+#[test]
+fn an_interrupted_multi_file_save_is_finished_when_the_mod_is_next_read() {
+    let folder = copy_of("dice_wars", "journal");
+    let files = ["mod.toml", "board.toml", "rules.toml"].map(|name| folder.join(name));
+    let new: Vec<String> = files.iter().map(|f| std::fs::read_to_string(f).unwrap() + "\n# edited\n").collect();
+    let temps: Vec<PathBuf> =
+        files.iter().map(|f| folder.join(format!(".{}.1-0.tmp", f.file_name().unwrap().to_str().unwrap()))).collect();
+    for (temp, text) in temps.iter().zip(&new) {
+        std::fs::write(temp, text).unwrap();
+    }
+    let journal: String =
+        temps.iter().zip(&files).map(|(t, f)| format!("{}\t{}\n", t.display(), f.display())).collect();
+    std::fs::write(folder.join(REPLACE_JOURNAL), journal).unwrap();
+    // The kill came after the first rename.
+    std::fs::rename(&temps[0], &files[0]).unwrap();
+    load_mod(&folder).expect("loads");
+    for (file, text) in files.iter().zip(&new) {
+        assert_eq!(&std::fs::read_to_string(file).unwrap(), text, "{}", file.display());
+    }
+    assert!(temporary_files(&folder).is_empty(), "{:?}", temporary_files(&folder));
+    assert!(!folder.join(REPLACE_JOURNAL).exists());
+    assert!(!finish_interrupted_replace(&folder).unwrap(), "nothing left to finish");
 }

@@ -125,6 +125,18 @@ pub type Overlay = std::collections::BTreeMap<PathBuf, String>;
 /// Loads the mod in `folder` with setup options chosen, reading the files `overlay` has from it
 /// instead of from the disk.
 pub fn load_mod_edited(folder: &Path, chosen: &Choices, overlay: &Overlay) -> Result<LoadedMod, Vec<Diagnostic>> {
+    // An editor killed in the middle of saving several files left a journal: finish its save
+    // first, so the mod is read whole — all the old files or all the new ones.
+    if let Err(error) = crate::save::finish_interrupted_replace(folder) {
+        return Err(vec![
+            Diagnostic::error(format!(
+                "an interrupted save of this mod could not be finished ({error}); open the folder with write access \
+                 or remove `{}` to keep the files as they are",
+                crate::save::REPLACE_JOURNAL
+            ))
+            .in_file(display(&folder.join(crate::save::REPLACE_JOURNAL))),
+        ]);
+    }
     let files = mod_files(folder).map_err(|d| vec![d])?;
     let mut problems = Vec::new();
     let read = |path: &Path| match overlay.get(path) {

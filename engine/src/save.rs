@@ -441,12 +441,50 @@ pub enum ReplaceError {
     NotFlushed { source: io::Error },
 }
 
+/// The journal of a [`replace_files`] in progress, in the folder of its first file: one line
+/// per file, the temporary file and the file it replaces, separated by a tab. Written (atomically)
+/// once every new text is on disk and removed once every rename is done, so a process killed
+/// between the two leaves it behind, and [`finish_interrupted_replace`] completes the renames.
+pub const REPLACE_JOURNAL: &str = ".meeple-replace.journal";
+
+/// Completes a [`replace_files`] that a killed process left half done in `folder`: every
+/// temporary file its journal names that is still there is renamed over its file, so the files
+/// are all new — a multi-file save is all or nothing. Returns whether there was one to finish.
+/// The loader calls this before reading a mod, so no one reads a half-saved mod.
+pub fn finish_interrupted_replace(folder: &Path) -> io::Result<bool> {
+    let journal = folder.join(REPLACE_JOURNAL);
+    let text = match std::fs::read_to_string(&journal) {
+        Ok(text) => text,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(false),
+        Err(error) => return Err(error),
+    };
+    let mut folders = vec![folder.to_path_buf()];
+    for line in text.lines() {
+        let Some((temporary, target)) = line.split_once('\t') else { continue };
+        let (temporary, target) = (Path::new(temporary), Path::new(target));
+        if temporary.exists() {
+            std::fs::rename(temporary, target)?;
+            folders.push(folder_of(target));
+        }
+    }
+    folders.sort();
+    folders.dedup();
+    for folder in &folders {
+        sync_folder(folder)?;
+    }
+    std::fs::remove_file(&journal)?;
+    sync_folder(folder)?;
+    Ok(true)
+}
+
 /// Replaces several files with new contents: every new text written and flushed under a
 /// temporary name first (where writing fails — a read-only folder, a full disk — and then no
-/// file has changed), then each renamed over its file (atomic per file), then the folders
-/// flushed. When a rename fails the files already replaced are put back from their old contents,
-/// read before anything was renamed. No temporary file is left behind, whatever happens (short of
-/// the process being killed: then each file is whole, old or new, and a `.*.tmp` may remain).
+/// file has changed), then a journal naming them, then each renamed over its file (atomic per
+/// file), then the folders flushed and the journal removed. When a rename fails the files
+/// already replaced are put back from their old contents, read before anything was renamed. No
+/// temporary file is left behind, whatever happens — short of the process being killed: then
+/// either no file has changed, or the journal lets [`finish_interrupted_replace`] make them all
+/// new, and a `.*.tmp` of an unfinished write may remain.
 pub fn replace_files(files: &[(&Path, &[u8])]) -> Result<(), ReplaceError> {
     let shown = |path: &Path| path.display().to_string();
     // Each file's new contents staged, with its old contents (`None`: it did not exist).
@@ -463,6 +501,22 @@ pub fn replace_files(files: &[(&Path, &[u8])]) -> Result<(), ReplaceError> {
         }
     }
     let mut folders: Vec<PathBuf> = staged.iter().map(|(file, _)| folder_of(file.target())).collect();
+    // With several files, a journal makes the renames all or nothing across a kill.
+    let journal = (staged.len() > 1).then(|| folders[0].join(REPLACE_JOURNAL));
+    if let Some(journal) = &journal {
+        let lines: String = staged
+            .iter()
+            .map(|(file, _)| format!("{}\t{}\n", file.temporary().display(), file.target().display()))
+            .collect();
+        if let Err(source) = write_atomically(journal, lines.as_bytes()) {
+            return Err(ReplaceError::NothingChanged { path: shown(journal), source });
+        }
+    }
+    let remove_journal = || {
+        if let Some(journal) = &journal {
+            let _ = std::fs::remove_file(journal);
+        }
+    };
     let mut replaced: Vec<(usize, PathBuf, Option<Vec<u8>>)> = Vec::with_capacity(files.len());
     let mut pending = staged.into_iter().enumerate();
     while let Some((index, (file, old))) = pending.next() {
@@ -483,6 +537,7 @@ pub fn replace_files(files: &[(&Path, &[u8])]) -> Result<(), ReplaceError> {
                 }
             }
             new.sort_unstable();
+            remove_journal();
             return Err(match restore_error {
                 None => ReplaceError::NothingChanged { path: shown(files[index].0), source },
                 Some(restore_error) => ReplaceError::Mixed {
@@ -498,8 +553,12 @@ pub fn replace_files(files: &[(&Path, &[u8])]) -> Result<(), ReplaceError> {
     }
     folders.sort();
     folders.dedup();
-    for folder in folders {
-        sync_folder(&folder).map_err(|source| ReplaceError::NotFlushed { source })?;
+    for folder in &folders {
+        sync_folder(folder).map_err(|source| ReplaceError::NotFlushed { source })?;
+    }
+    remove_journal();
+    if let Some(journal) = &journal {
+        sync_folder(&folder_of(journal)).map_err(|source| ReplaceError::NotFlushed { source })?;
     }
     Ok(())
 }
