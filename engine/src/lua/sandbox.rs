@@ -36,6 +36,8 @@ pub const INSTRUCTION_LIMIT: u64 = 5_000_000;
 /// Wall-clock backstop for one call, in case instructions are slow (e.g. huge string work);
 /// together they stop an endless loop within 100 ms.
 pub const TIME_LIMIT: Duration = Duration::from_millis(80);
+/// Deepest nesting of Lua calls a hook may reach (a recursion this deep is a runaway).
+pub const MAX_CALL_DEPTH: usize = 2_000;
 /// How often (in instructions) the limits are checked. Any count hook already makes Lua test
 /// every instruction, so a short period costs little (measured: 5 % slower than every 1 000
 /// instructions), and it bounds how long a run of costly instructions goes unchecked.
@@ -214,7 +216,16 @@ pub fn new_state() -> mlua::Result<(Lua, Budget)> {
         if let Some(stopped) = hook_budget.stopped() {
             return Err(mlua::Error::runtime(stopped));
         }
-        let Some(reason) = hook_budget.over(u64::from(CHECK_EVERY)) else { return Ok(VmState::Continue) };
+        // A runaway recursion is stopped by its depth, long before Lua's own stack limit: growing
+        // a stack of a million slots and unwinding it takes longer than the time limit allows.
+        // `lua_getstack` walks only as deep as the stack is, so shallow code pays a few steps.
+        let too_deep = lua.inspect_stack(MAX_CALL_DEPTH, |_| ()).is_some();
+        let reason = if too_deep {
+            Some(format!("stack overflow: calls were nested deeper than {MAX_CALL_DEPTH} levels"))
+        } else {
+            hook_budget.over(u64::from(CHECK_EVERY))
+        };
+        let Some(reason) = reason else { return Ok(VmState::Continue) };
         // Name the script and line the runaway code is at, like any other Lua error.
         let source = debug.source().short_src.map(|s| s.into_owned());
         let location = match (source, debug.current_line()) {
