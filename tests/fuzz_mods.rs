@@ -22,6 +22,7 @@ use meeple_engine::game::{ActionError, ActionKind, Engine, Events, GameSetup};
 use meeple_engine::loader::{load_mod, mod_files};
 use meeple_engine::sim::derive_seed;
 use meeple_tests::bundled;
+use meeple_tests::panic_text;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
@@ -690,14 +691,6 @@ enum Outcome {
     LoadedNoEngine,
     LoadedNoGame,
     Played,
-}
-
-fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
-    payload
-        .downcast_ref::<String>()
-        .cloned()
-        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-        .unwrap_or_else(|| "(a panic without a message)".into())
 }
 
 #[test]

@@ -23,6 +23,7 @@ use meeple_engine::rules::Ruleset;
 use meeple_engine::save::SaveFile;
 use meeple_engine::sim::derive_seed;
 use meeple_tests::bundled;
+use meeple_tests::panic_text;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
@@ -69,15 +70,6 @@ fn load_or_panic(folder: &std::path::Path) -> Arc<Ruleset> {
         Ok(loaded) => loaded.ruleset,
         Err(problems) => panic!("{} does not load: {problems:?}", folder.display()),
     }
-}
-
-/// The text of a panic's payload.
-fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
-    payload
-        .downcast_ref::<String>()
-        .cloned()
-        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-        .unwrap_or_else(|| "(a panic without a message)".into())
 }
 
 /// Runs `jobs` on both cores (or as many as there are), in any order; returns the failures in

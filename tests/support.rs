@@ -46,3 +46,12 @@ pub fn load(id: &str) -> Arc<Ruleset> {
         }
     }
 }
+
+/// The text of a panic's payload, for tests that catch panics and report them.
+pub fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "(a panic without a message)".into())
+}
