@@ -5,7 +5,7 @@
 //! A mod folder holds `mod.toml`, data files (`*.toml` anywhere except `hooks/` and `tests/`),
 //! Lua hooks in `hooks/*.lua`, scenario tests in `tests/*.lua`, and a `README.md`.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -19,7 +19,7 @@ use crate::expr::Span;
 use crate::lua::HookRuntime;
 use crate::options::{self, Choices};
 use crate::rules::{HookSource, PathSeg, Problem, Ruleset, compile_partial};
-use crate::source::{self, LoadedData, Location, RawValue, Sources};
+use crate::source::{self, LoadedData, Location, RawNode, RawValue, Sources};
 
 /// Largest file a mod may contain, so a huge file gives an error instead of exhausting memory.
 pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
@@ -298,6 +298,7 @@ pub fn load_mod_edited(folder: &Path, chosen: &Choices, overlay: &Overlay) -> Re
     };
     ruleset.folder = Some(folder.to_path_buf());
     ruleset.chosen_options = chosen_options;
+    ruleset.rule_locations = rule_locations(&data_files);
     let ruleset = Arc::new(ruleset);
 
     if !ruleset.hooks.is_empty() || !ruleset.hook_names.is_empty() {
@@ -327,6 +328,48 @@ pub fn load_mod_edited(folder: &Path, chosen: &Choices, overlay: &Overlay) -> Re
         return Err(finish(problems));
     }
     Ok(LoadedMod { ruleset, warnings: problems })
+}
+
+/// Where each rule that can fail at run time is written, by the name run-time errors give it:
+/// `actions.attack.effect`, `triggers[0].when`, and for lists of entries with ids both
+/// `turn.phases[1].on_start` and `turn.phases.move.on_start`.
+fn rule_locations(data: &LoadedData) -> HashMap<String, String> {
+    // The tables whose strings are formulas and effects; the rest of a mod (boards, pieces,
+    // texts) can be large and never runs.
+    const RULE_TABLES: [&str; 6] = ["actions", "triggers", "end", "setup", "turn", "ai"];
+    fn walk(sources: &Sources, node: &RawNode, names: &[String], found: &mut HashMap<String, String>) {
+        let location = sources.describe(node.loc);
+        for name in names {
+            found.insert(name.clone(), location.clone());
+        }
+        match &node.value {
+            RawValue::Table(table) => {
+                for (key, child) in table.iter() {
+                    let key = source::format_key(key);
+                    let child_names: Vec<String> = names.iter().map(|n| format!("{n}.{key}")).collect();
+                    walk(sources, child, &child_names, found);
+                }
+            }
+            RawValue::Array(items) => {
+                for (index, child) in items.iter().enumerate() {
+                    let mut child_names: Vec<String> = names.iter().map(|n| format!("{n}[{index}]")).collect();
+                    if let Some(id) = child.get("id").and_then(RawNode::as_str) {
+                        let id = source::format_key(id);
+                        child_names.extend(names.iter().map(|n| format!("{n}.{id}")));
+                    }
+                    walk(sources, child, &child_names, found);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut found = HashMap::new();
+    for table in RULE_TABLES {
+        if let Some(node) = data.root.get(table) {
+            walk(&data.sources, node, &[table.to_string()], &mut found);
+        }
+    }
+    found
 }
 
 /// The folders of the mods `manifest` extends, the most basic first (a variant of a variant

@@ -318,7 +318,13 @@ fn a_failing_hook_or_expression_names_the_rule_that_ran_it() {
     let setup = GameSetup::new(&rules, 1, 2, "human");
     let error =
         Engine::new(rules.clone()).unwrap().new_game(&setup, &mut Events::discard()).expect_err("the hook fails");
-    assert_eq!(error.message(), "triggers[0].effect: hook `boom`: hook_in_trigger/hooks/a.lua:2: boom");
+    // Where the rule is written (the effect list of the trigger at the end of data.toml), then
+    // the rule's name, then the script line.
+    let data_file = folder.join("data.toml");
+    assert_eq!(
+        error.message(),
+        format!("{}:23:10 triggers[0].effect: hook `boom`: hook_in_trigger/hooks/a.lua:2: boom", data_file.display())
+    );
 
     let data = MINIMAL_DATA.replace(
         "params = [{ name = \"from\", kind = \"space\", owned_by = \"me\" }]",
@@ -334,7 +340,48 @@ fn a_failing_hook_or_expression_names_the_rule_that_ran_it() {
     let mut state = engine.new_game(&GameSetup::new(&rules, 1, 2, "human"), &mut Events::discard()).unwrap();
     let push = Action::rule(rules.action_index("push").unwrap() as u16, &[0]);
     let refused = engine.apply(&mut state, &push, &mut Events::discard()).expect_err("the division fails");
-    assert_eq!(refused.to_string(), "`push`: actions.push.params[0].where: division by zero");
+    let line = data.lines().position(|l| l.contains("10 / from.dice")).unwrap() + 1;
+    let col = data.lines().nth(line - 1).unwrap().find("\"10 /").unwrap() + 1;
+    assert_eq!(
+        refused.to_string(),
+        format!(
+            "`push`: {}:{line}:{col} actions.push.params[0].where: division by zero",
+            folder.join("data.toml").display()
+        )
+    );
+}
+
+#[test]
+fn a_failing_phase_is_named_by_its_id_and_located() {
+    use meeple_engine::game::{Engine, Events, GameSetup};
+    let data = MINIMAL_DATA.to_string()
+        + "\n[turn]\nphases = [\n  { id = \"grow\", actions = [\"push\"] },\n  \
+           { id = \"split\", actions = [\"push\"], on_start = [\"hook('boom')\"] },\n]\n";
+    let manifest = manifest("failing_phase");
+    let folder = write_mod(
+        "failing_phase",
+        &[
+            ("mod.toml", manifest.as_bytes()),
+            ("data.toml", data.as_bytes()),
+            ("hooks/a.lua", b"function boom()\n  error('boom')\nend\n"),
+        ],
+    );
+    let rules = meeple_engine::loader::load_mod(&folder).expect("loads").ruleset;
+    assert_eq!(rules.rule_location("turn.phases.split.on_start"), rules.rule_location("turn.phases[1].on_start"));
+    let mut engine = Engine::new(rules.clone()).unwrap();
+    let mut state = engine.new_game(&GameSetup::new(&rules, 1, 2, "human"), &mut Events::discard()).unwrap();
+    use meeple_engine::game::Action;
+    let error =
+        engine.apply(&mut state, &Action::pass(), &mut Events::discard()).expect_err("the second phase fails to start");
+    let line = data.lines().position(|l| l.contains("split")).unwrap() + 1;
+    let col = data.lines().nth(line - 1).unwrap().find("[\"hook").unwrap() + 1;
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "the rules failed: {}:{line}:{col} turn.phases.split.on_start: hook `boom`: failing_phase/hooks/a.lua:2: boom",
+            folder.join("data.toml").display()
+        )
+    );
 }
 
 #[test]

@@ -167,7 +167,13 @@ fn hooks_return_values_keep_plain_data_and_fail_cleanly() {
     let refused = engine.apply(&mut state, &action(&rules, "boom", &[]), &mut events);
     let Err(ActionError::Rule(error)) = refused else { panic!("{refused:?}") };
     assert!(error.message().contains("main.lua:8: boom went wrong"), "{}", error.message());
-    assert!(error.message().starts_with("actions.boom.effect"), "{}", error.message());
+    assert!(
+        error.message().ends_with(
+            "tiny/data.toml:92:10 actions.boom.effect: hook `explode`: tiny/hooks/main.lua:8: boom went wrong"
+        ),
+        "{}",
+        error.message()
+    );
     assert_eq!(state.hash(), hash);
     assert_eq!(events.len(), mark, "events of a refused action are dropped");
     // The game goes on.

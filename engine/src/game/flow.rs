@@ -15,7 +15,7 @@ fn run(cx: &mut WriteCx, program: &Program, me: u8, rule: impl Fn() -> String) -
         return Ok(());
     }
     let mut frame = take_frame(cx, program.frame, me);
-    let result = eval::exec(cx, &program.block, &mut frame).map_err(|e| e.context(&rule()));
+    let result = eval::exec(cx, &program.block, &mut frame).map_err(|e| e.context(cx.rules, &rule()));
     cx.frames.push(frame);
     result
 }
@@ -39,13 +39,15 @@ fn fire(cx: &mut WriteCx, event: EventKind, seat: u8) -> Result<(), RuleError> {
         }
         let mut frame = take_frame(cx, trigger.effect.frame, seat);
         let result = match &trigger.when {
-            Some(when) => eval::eval_bool(cx, when, &frame).map_err(|e| e.context(&format!("triggers[{i}].when"))),
+            Some(when) => {
+                eval::eval_bool(cx, when, &frame).map_err(|e| e.context(cx.rules, &format!("triggers[{i}].when")))
+            }
             None => Ok(true),
         }
         .and_then(|wanted| {
             if wanted {
                 eval::exec(cx, &trigger.effect.block, &mut frame)
-                    .map_err(|e| e.context(&format!("triggers[{i}].effect")))
+                    .map_err(|e| e.context(cx.rules, &format!("triggers[{i}].effect")))
             } else {
                 Ok(())
             }
@@ -205,7 +207,7 @@ pub(crate) fn finish_by_score(cx: &mut WriteCx) -> Result<(), RuleError> {
         if cx.state.seats[seat as usize].status == SeatStatus::Eliminated {
             continue;
         }
-        let value = seat_formula(cx, score, seat).map_err(|e| e.context("end.score"))?.as_int();
+        let value = seat_formula(cx, score, seat).map_err(|e| e.context(cx.rules, "end.score"))?.as_int();
         let side = cx.state.seats[seat as usize].side;
         match sides.iter_mut().find(|(s, _)| *s == side) {
             Some((_, total)) => *total = total.saturating_add(value),
@@ -299,7 +301,7 @@ pub(crate) fn check_end(cx: &mut WriteCx) -> Result<(), RuleError> {
         return Ok(());
     }
     if let Some(draw) = &rules.end.draw
-        && seat_formula(cx, draw, cx.state.turn.seat).map_err(|e| e.context("end.draw"))?.as_bool()
+        && seat_formula(cx, draw, cx.state.turn.seat).map_err(|e| e.context(cx.rules, "end.draw"))?.as_bool()
     {
         let shares = draw_shares(cx)?;
         finish(cx, Outcome::Draw { shares });
@@ -384,7 +386,7 @@ fn check_seat_formulas(cx: &mut WriteCx, mut unchanged: u64) -> Result<bool, Rul
         // (whose triggers may change the game) the scan goes on from the next seat.
         let mut from = 0;
         while let Some(seat) = first_seat_where(cx, eliminate, from, unchanged, |s| s != SeatStatus::Eliminated)
-            .map_err(|e| e.context("end.eliminate"))?
+            .map_err(|e| e.context(cx.rules, "end.eliminate"))?
         {
             seat_eliminated(cx, seat)?;
             eliminated_any = true;
@@ -396,8 +398,8 @@ fn check_seat_formulas(cx: &mut WriteCx, mut unchanged: u64) -> Result<bool, Rul
         return Ok(eliminated_any);
     }
     if let Some(win) = &rules.end.win
-        && let Some(seat) =
-            first_seat_where(cx, win, 0, unchanged, |s| s == SeatStatus::Active).map_err(|e| e.context("end.win"))?
+        && let Some(seat) = first_seat_where(cx, win, 0, unchanged, |s| s == SeatStatus::Active)
+            .map_err(|e| e.context(cx.rules, "end.win"))?
     {
         let seats = cx.state.side_of(seat);
         finish(cx, Outcome::Win { seats });
@@ -449,7 +451,9 @@ pub(crate) fn draw_shares(cx: &mut WriteCx) -> Result<Vec<(u8, i64)>, RuleError>
             continue;
         }
         let weight = match &rules.end.draw_shares {
-            Some(formula) => seat_formula(cx, formula, seat).map_err(|e| e.context("end.draw_shares"))?.as_int().max(0),
+            Some(formula) => {
+                seat_formula(cx, formula, seat).map_err(|e| e.context(cx.rules, "end.draw_shares"))?.as_int().max(0)
+            }
             None => 1,
         };
         shares.push((seat, weight));

@@ -643,7 +643,7 @@ fn check_params(
                     // `after_roll` choices follow `params` in the rule, as they do in no file.
                     let (list, index) =
                         if i < rule.before_roll { ("params", i) } else { ("after_roll", i - rule.before_roll) };
-                    e.context(&format!("actions.{}.{list}[{index}].where", rule.id)).message().to_string()
+                    e.context(cx.rules, &format!("actions.{}.{list}[{index}].where", rule.id)).message().to_string()
                 })?,
                 None => true,
             },
@@ -655,7 +655,7 @@ fn check_params(
     if !awaiting
         && let Some(when) = &rule.when
         && !eval::eval_bool(cx, when, frame)
-            .map_err(|e| e.context(&format!("actions.{}.when", rule.id)).message().to_string())?
+            .map_err(|e| e.context(cx.rules, &format!("actions.{}.when", rule.id)).message().to_string())?
     {
         return Err("its condition does not hold".into());
     }

@@ -53,9 +53,13 @@ impl RuleError {
         &self.message
     }
 
-    /// Prefixes the rule that was running, e.g. `actions.attack.effect`.
-    pub fn context(mut self, rule: &str) -> Self {
-        *self.message = format!("{rule}: {}", self.message);
+    /// Prefixes the rule that was running, e.g. `actions.attack.effect`, and where it is written
+    /// when the mod was loaded from files: `rules.toml:12:10 actions.attack.effect: …`.
+    pub fn context(mut self, rules: &Ruleset, rule: &str) -> Self {
+        *self.message = match rules.rule_location(rule) {
+            Some(location) => format!("{location} {rule}: {}", self.message),
+            None => format!("{rule}: {}", self.message),
+        };
         self
     }
 }
@@ -455,12 +459,12 @@ impl Engine {
                         for (i, (name, expr)) in rule.rolls.iter().enumerate() {
                             cx.roll_name = if cx.events.enabled() { Some(name.clone()) } else { None };
                             let value = eval::eval(cx, expr, &frame)
-                                .map_err(|e| e.context(&format!("actions.{}.rolls.{name}", rule.id)))?;
+                                .map_err(|e| e.context(cx.rules, &format!("actions.{}.rolls.{name}", rule.id)))?;
                             frame[rule.roll_slot(i) as usize] = value;
                         }
                         cx.roll_name = None;
                         eval::exec(cx, &rule.on_roll, &mut frame)
-                            .map_err(|e| e.context(&format!("actions.{}.on_roll", rule.id)))?;
+                            .map_err(|e| e.context(cx.rules, &format!("actions.{}.on_roll", rule.id)))?;
                         if rule.is_staged() {
                             let rolls =
                                 (0..rule.rolls.len()).map(|i| frame[rule.roll_slot(i) as usize].as_int()).collect();
@@ -472,15 +476,15 @@ impl Engine {
                     }
                     if let Some(success) = &rule.success {
                         let ok = eval::eval_bool(cx, success, &frame)
-                            .map_err(|e| e.context(&format!("actions.{}.success", rule.id)))?;
+                            .map_err(|e| e.context(cx.rules, &format!("actions.{}.success", rule.id)))?;
                         cx.events.push_with(|| Event::Decided { success: ok });
                         let (branch, key) =
                             if ok { (&rule.on_success, "on_success") } else { (&rule.on_failure, "on_failure") };
                         eval::exec(cx, branch, &mut frame)
-                            .map_err(|e| e.context(&format!("actions.{}.{key}", rule.id)))?;
+                            .map_err(|e| e.context(cx.rules, &format!("actions.{}.{key}", rule.id)))?;
                     }
                     eval::exec(cx, &rule.effect, &mut frame)
-                        .map_err(|e| e.context(&format!("actions.{}.effect", rule.id)))?;
+                        .map_err(|e| e.context(cx.rules, &format!("actions.{}.effect", rule.id)))?;
                     flow::after_action(cx)
                 });
                 self.frame = frame;

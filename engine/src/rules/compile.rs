@@ -376,6 +376,7 @@ impl Compiler<'_> {
             hook_refs: Vec::new(),
             strings: Vec::new(),
             hooks,
+            rule_locations: Default::default(),
         }
     }
 

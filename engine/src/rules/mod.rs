@@ -7,6 +7,8 @@ pub mod compile;
 pub mod ir;
 pub mod language;
 
+use std::collections::HashMap;
+
 use crate::defs::{EventKind, Manifest, ModData, ParamKind};
 pub use crate::source::PathSegment as PathSeg;
 pub use compile::{Problem, compile, compile_partial};
@@ -349,6 +351,10 @@ pub struct Ruleset {
     /// Texts of `log("...")` statements, by index.
     pub strings: Vec<String>,
     pub hooks: Vec<HookSource>,
+    /// Where each rule is written (`actions.attack.effect` → `rules.toml:12:10`), so an error at
+    /// run time points at the file like an error at load does. Filled by the loader; empty for a
+    /// ruleset compiled from data alone.
+    pub rule_locations: HashMap<String, String>,
 }
 
 impl Ruleset {
@@ -390,6 +396,12 @@ impl Ruleset {
 
     pub fn deck_index(&self, id: &str) -> Option<usize> {
         self.decks.iter().position(|d| d.id == id)
+    }
+
+    /// `file:line:col` of a rule named as in run-time errors (`actions.attack.effect`,
+    /// `turn.phases.move.on_start`), when the ruleset was loaded from files.
+    pub fn rule_location(&self, rule: &str) -> Option<&str> {
+        self.rule_locations.get(rule).map(String::as_str)
     }
 
     /// Whether any trigger listens to this event.

@@ -17,7 +17,7 @@ use serde::de::DeserializeOwned;
 
 pub use files::{FileId, Location, SourceFile, Sources};
 pub use inherit::{Inheritance, InheritedKey};
-pub use raw::{PathSegment, RawNode, RawTable, RawValue, format_path};
+pub use raw::{PathSegment, RawNode, RawTable, RawValue, format_key, format_path};
 pub use validate::{deserialize, sort_diagnostics, validate};
 
 use crate::diag::Diagnostic;
