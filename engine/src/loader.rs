@@ -63,8 +63,9 @@ pub fn mod_files(folder: &Path) -> Result<ModFiles, Diagnostic> {
             .map(|entries| {
                 entries
                     .flatten()
+                    .filter(|e| e.file_type().is_ok_and(|t| !t.is_dir()))
                     .map(|e| e.path())
-                    .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == ext))
+                    .filter(|p| p.extension().is_some_and(|e| e == ext))
                     .collect()
             })
             .unwrap_or_default();
@@ -84,7 +85,8 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
         let path = entry.path();
-        if path.is_dir() {
+        // The entry's own type: a link to a folder is not followed (it could lead anywhere).
+        if entry.file_type().is_ok_and(|t| t.is_dir()) {
             collect(root, &path, out, depth + 1);
         } else {
             out.push(path);
@@ -97,15 +99,38 @@ fn display(path: &Path) -> String {
     path.to_string_lossy().replace('\\', "/")
 }
 
-fn read(path: &Path) -> Result<Vec<u8>, Diagnostic> {
-    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-    if size > MAX_FILE_BYTES {
-        return Err(Diagnostic::error(format!(
-            "the file is {size} bytes; mod files may be at most {MAX_FILE_BYTES} bytes"
-        ))
-        .in_file(display(path)));
+/// Reads a file of a mod: an ordinary file of at most [`MAX_FILE_BYTES`], never a symbolic link
+/// (which could show a file from anywhere on the machine in an error message) nor a device or
+/// pipe (which never end, or block).
+pub(crate) fn read(path: &Path) -> Result<Vec<u8>, Diagnostic> {
+    use std::io::Read;
+    let refuse = |message: String| Diagnostic::error(message).in_file(display(path));
+    let link = std::fs::symlink_metadata(path).map_err(|e| refuse(format!("cannot read the file: {e}")))?;
+    if link.file_type().is_symlink() {
+        return Err(refuse(
+            "the file is a symbolic link; a mod's files must be ordinary files inside its folder (to build on \
+             another mod, use `extends` in mod.toml)"
+                .into(),
+        ));
     }
-    std::fs::read(path).map_err(|e| Diagnostic::error(format!("cannot read the file: {e}")).in_file(display(path)))
+    if !link.is_file() {
+        return Err(refuse(
+            "this is not an ordinary file (a folder, device or pipe); a mod's files must be ordinary files".into(),
+        ));
+    }
+    let too_big =
+        |size: u64| refuse(format!("the file is {size} bytes; mod files may be at most {MAX_FILE_BYTES} bytes"));
+    if link.len() > MAX_FILE_BYTES {
+        return Err(too_big(link.len()));
+    }
+    let file = std::fs::File::open(path).map_err(|e| refuse(format!("cannot read the file: {e}")))?;
+    // The size read, not the size announced, is what counts: the file may grow meanwhile.
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(|e| refuse(format!("cannot read the file: {e}")))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_big(bytes.len() as u64));
+    }
+    Ok(bytes)
 }
 
 /// Loads, validates and compiles the mod in `folder`, with its setup options at their defaults.
@@ -364,6 +389,10 @@ fn rule_locations(data: &LoadedData) -> HashMap<String, String> {
         }
     }
     let mut found = HashMap::new();
+    // A generated board can fail to build when a game starts (its shape depends on the seed).
+    if let Some(board) = data.root.get("board") {
+        found.insert("board".to_string(), data.sources.describe(board.loc));
+    }
     for table in RULE_TABLES {
         if let Some(node) = data.root.get(table) {
             walk(&data.sources, node, &[table.to_string()], &mut found);
@@ -385,6 +414,14 @@ fn extended_mods(folder: &Path, manifest: &Manifest) -> Result<Vec<PathBuf>, Dia
         }
         if chain.len() >= 8 {
             return Err(Diagnostic::error("`extends` chains at most 8 mods").with_key("extends"));
+        }
+        // A mod id, never a path: a variant reaches only mods beside it or bundled ones.
+        if id.is_empty() || !id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_') {
+            return Err(Diagnostic::error(format!(
+                "`extends = \"{id}\"` is not a mod id: write the id of a mod next to this one or a bundled \
+                 mod (lowercase letters, digits and `_`), not a path"
+            ))
+            .with_key("extends"));
         }
         let beside = folder.parent().map(|p| p.join(&id));
         let bundled = bundled_mods_dir().join(&id);

@@ -64,16 +64,21 @@ impl GameRng {
         if high <= low {
             return low;
         }
-        let span = (high - low) as u64 + 1;
+        // `high - low` fits in a u64 even for the widest range; the sums below wrap back into
+        // `low..=high` (two's complement), so no range can overflow.
+        let Some(span) = (high.wrapping_sub(low) as u64).checked_add(1) else {
+            // Every 64-bit integer: one raw word is uniform already.
+            return self.next_u64() as i64;
+        };
         if span <= u64::from(u32::MAX) {
-            low + i64::from(self.below(span as u32))
+            low.wrapping_add(i64::from(self.below(span as u32)))
         } else {
             // Wide ranges are rare (never dice); a 64-bit modulo with rejection keeps them exact.
             let zone = u64::MAX - (u64::MAX % span);
             loop {
                 let word = self.next_u64();
                 if word < zone {
-                    return low + (word % span) as i64;
+                    return low.wrapping_add((word % span) as i64);
                 }
             }
         }
@@ -179,6 +184,27 @@ mod tests {
         assert_eq!(rolls, KNOWN_ROLLS_SEED_1);
     }
     const KNOWN_ROLLS_SEED_1: [u32; 12] = [4, 3, 6, 1, 2, 4, 3, 2, 5, 2, 6, 5];
+
+    #[test]
+    fn ranges_up_to_every_64_bit_integer_stay_inside_and_never_overflow() {
+        let mut rng = GameRng::from_seed(3);
+        for (low, high) in [(-1, i64::MAX), (i64::MIN, i64::MAX), (i64::MIN, 0), (i64::MIN, i64::MIN + 1), (-5, 5)] {
+            for _ in 0..1_000 {
+                let x = rng.range_inclusive(low, high);
+                assert!((low..=high).contains(&x), "{x} outside {low}..={high}");
+            }
+        }
+        // Both ends of a two-value range at the edge of the integers come up.
+        let seen: std::collections::BTreeSet<i64> =
+            (0..200).map(|_| rng.range_inclusive(i64::MAX - 1, i64::MAX)).collect();
+        assert_eq!(seen.len(), 2);
+        // Narrow ranges draw exactly as before (saved games replay): the same words, the same values.
+        let mut a = GameRng::from_seed(9);
+        let mut b = GameRng::from_seed(9);
+        for _ in 0..100 {
+            assert_eq!(a.range_inclusive(-3, 10), -3 + i64::from(b.below(14)));
+        }
+    }
 
     #[test]
     fn snapshot_restores_exact_position() {

@@ -47,6 +47,12 @@ pub fn run_mod_tests(
 
 /// [`run_mod_tests`] with another time limit per test (and per file's loading); the
 /// instruction limit scales with it.
+/// A test file's text, read under the rules of every mod file (an ordinary file, not too big).
+fn read_text(path: &std::path::Path) -> Result<String, String> {
+    let bytes = crate::loader::read(path).map_err(|d| d.message)?;
+    String::from_utf8(bytes).map_err(|_| "the file is not valid UTF-8 text; save it as UTF-8".to_string())
+}
+
 pub fn run_mod_tests_within(
     rules: &Arc<Ruleset>,
     test_files: &[std::path::PathBuf],
@@ -57,7 +63,7 @@ pub fn run_mod_tests_within(
     let mut helper_sources = Vec::new();
     for path in helpers {
         let shown = path.to_string_lossy().replace('\\', "/");
-        match std::fs::read_to_string(path) {
+        match read_text(path) {
             Ok(text) => helper_sources.push((shown, text)),
             Err(e) => {
                 let failure = Some(format!("{shown}: cannot read: {e}"));
@@ -138,7 +144,7 @@ fn run_file(
     let fail_file = |message: String| {
         vec![TestResult { file: shown.clone(), name: "(loading the file)".into(), failure: Some(message) }]
     };
-    let text = match std::fs::read_to_string(path) {
+    let text = match read_text(path) {
         Ok(text) => text,
         Err(e) => return fail_file(format!("{shown}: cannot read: {e}")),
     };
@@ -156,11 +162,13 @@ fn run_file(
     }
     for (helper_path, helper_text) in helpers {
         let chunk = lua.load(helper_text.as_str()).set_name(format!("@{helper_path}")).set_mode(ChunkMode::Text);
-        if let Err(e) = chunk.exec() {
+        if let Err(e) = sandbox::refuse_close_attribute(helper_text, helper_path).and_then(|()| chunk.exec()) {
             return fail_file(sandbox::error_text(&e));
         }
     }
-    if let Err(e) = lua.load(text.as_str()).set_name(format!("@{shown}")).set_mode(ChunkMode::Text).exec() {
+    if let Err(e) = sandbox::refuse_close_attribute(&text, &shown)
+        .and_then(|()| lua.load(text.as_str()).set_name(format!("@{shown}")).set_mode(ChunkMode::Text).exec())
+    {
         return fail_file(sandbox::error_text(&e));
     }
     let tests: Table = match lua.globals().get::<mlua::Function>("__tests").and_then(|f| f.call(())) {

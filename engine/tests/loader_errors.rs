@@ -385,6 +385,39 @@ fn a_failing_phase_is_named_by_its_id_and_located() {
 }
 
 #[test]
+fn distributing_more_units_than_any_game_uses_is_an_error_not_a_hang() {
+    use meeple_engine::game::{Engine, Events, GameSetup};
+    let data = MINIMAL_DATA.replace("max = 8", "max = 1000000000000")
+        + "\n[setup]\neffect = [\"space('a').owner = me\", \
+           \"let spare = distribute('dice', 1000000000000, me, 1000000000000)\"]\n";
+    let manifest = manifest("huge_distribute");
+    let folder = write_mod("huge_distribute", &[("mod.toml", manifest.as_bytes()), ("data.toml", data.as_bytes())]);
+    let rules = meeple_engine::loader::load_mod(&folder).expect("loads").ruleset;
+    let started = std::time::Instant::now();
+    let error = Engine::new(rules.clone())
+        .unwrap()
+        .new_game(&GameSetup::new(&rules, 1, 2, "human"), &mut Events::discard())
+        .expect_err("refused");
+    assert!(
+        error.message().ends_with(
+            "setup.effect: distribute would place 1000000000000 units one by one; at most 10000000 are placed in one go"
+        ),
+        "{}",
+        error.message()
+    );
+    assert!(started.elapsed().as_secs() < 5, "refused before placing anything");
+    // Ten units go where there is room: the same mod with a small amount starts.
+    let data = data.replace("distribute('dice', 1000000000000,", "distribute('dice', 10,");
+    std::fs::write(folder.join("data.toml"), data).unwrap();
+    let rules = meeple_engine::loader::load_mod(&folder).expect("loads").ruleset;
+    let state = Engine::new(rules.clone())
+        .unwrap()
+        .new_game(&GameSetup::new(&rules, 1, 2, "human"), &mut Events::discard())
+        .expect("starts");
+    assert_eq!(state.counter(0, rules.counter_index("dice").unwrap() as u16), 10);
+}
+
+#[test]
 fn a_local_hook_function_is_pointed_out() {
     let data = MINIMAL_DATA.replace("effect = [\"from.dice += 1\"]", "effect = [\"from.dice += hook('bonus')\"]");
     let problems = broken(
@@ -394,4 +427,69 @@ fn a_local_hook_function_is_pointed_out() {
     let d = only(&problems);
     assert!(d.message.starts_with("no hook file defines a global function `bonus`; "), "{}", d.message);
     assert!(d.message.contains("hooks/main.lua:2 defines a `local` one"), "{}", d.message);
+}
+
+#[cfg(unix)]
+#[test]
+fn links_devices_and_pipes_are_refused_without_being_read() {
+    let manifest = manifest("links");
+    let folder = write_mod("links", &[("mod.toml", manifest.as_bytes()), ("data.toml", MINIMAL_DATA.as_bytes())]);
+    // A secret outside the mod, reached by a link: its text must not appear in any message.
+    let secret = folder.parent().unwrap().join("secret.toml");
+    std::fs::write(&secret, "password = \"hunter2\"\n").unwrap();
+    std::os::unix::fs::symlink(&secret, folder.join("secret.toml")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", folder.join("zero.toml")).unwrap();
+    std::fs::create_dir_all(folder.join("hooks")).unwrap();
+    std::os::unix::fs::symlink(&secret, folder.join("hooks/outside.lua")).unwrap();
+    // A folder linked from inside the mod is not walked (it could be `/`).
+    std::os::unix::fs::symlink("/", folder.join("everything")).unwrap();
+    let fifo = folder.join("pipe.toml");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success());
+    let started = std::time::Instant::now();
+    let found = problems(&folder);
+    assert!(started.elapsed().as_secs() < 10, "nothing blocks or reads forever");
+    let text: Vec<String> = found.iter().map(|d| format!("{}: {}", at(d), d.message)).collect();
+    assert!(text.iter().all(|t| !t.contains("hunter2")), "{text:#?}");
+    for file in ["secret.toml", "zero.toml", "hooks/outside.lua"] {
+        assert!(
+            text.iter().any(|t| t.starts_with(&format!("{file}:")) && t.contains("is a symbolic link")),
+            "{file}: {text:#?}"
+        );
+    }
+    if made {
+        assert!(text.iter().any(|t| t.starts_with("pipe.toml:") && t.contains("not an ordinary file")), "{text:#?}");
+    }
+    assert_eq!(found.len(), 3 + usize::from(made), "{text:#?}");
+}
+
+#[test]
+fn extends_names_a_mod_never_a_path() {
+    for path in ["/tmp", "../elsewhere", "a/b", "."] {
+        let manifest = manifest("path_variant") + &format!("extends = \"{path}\"\n");
+        let folder = write_mod("path_variant", &[("mod.toml", manifest.as_bytes()), ("data.toml", b"")]);
+        let found = problems(&folder);
+        assert!(
+            found.iter().any(|d| d.message.contains(&format!("`extends = \"{path}\"` is not a mod id"))),
+            "{path}: {found:#?}"
+        );
+    }
+}
+
+#[test]
+fn a_generated_board_that_cannot_be_built_names_where_it_is_written() {
+    use meeple_engine::game::{Engine, Events, GameSetup};
+    let board = "[board]\nkind = \"territories\"\ncolumns = 10\nrows = 10\nterritories = 8\nterrain = \"land\"\ncells_per_territory = 8\n";
+    let data = MINIMAL_DATA
+        .replace("[board]\nkind = \"graph\"\nterrain = \"land\"\nspaces = [{ id = \"a\" }, { id = \"b\" }]\nlinks = [[\"a\", \"b\"]]\n", board);
+    assert!(data.contains("territories = 8"));
+    let manifest = manifest("crowded");
+    let folder = write_mod("crowded", &[("mod.toml", manifest.as_bytes()), ("data.toml", data.as_bytes())]);
+    let rules = meeple_engine::loader::load_mod(&folder).expect("loads").ruleset;
+    let error = Engine::new(rules.clone())
+        .unwrap()
+        .new_game(&GameSetup::new(&rules, 1, 2, "human"), &mut Events::discard())
+        .expect_err("the board does not fit");
+    let expected =
+        format!("{}:2:1 board: building the board: could not fit 8 territories", folder.join("data.toml").display());
+    assert!(error.message().starts_with(&expected), "{}", error.message());
 }

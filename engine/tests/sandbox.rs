@@ -37,8 +37,6 @@ const LOOPS: &[&str] = &[
     "coroutine_loop",
     "coroutine_resume_loop",
     "coroutine_many",
-    "coroutine_close_loop",
-    "close_on_error",
 ];
 
 /// Work done inside single library calls: patterns that backtrack, searches, copies, moves.
@@ -270,6 +268,42 @@ fn deep_recursion_is_a_lua_error_not_a_crash() {
     report("hook", "stack_overflow", elapsed);
     let (error, _) = play_attack("c_stack_overflow");
     assert!(error.contains(&format!("attacks.lua:{}: C stack overflow", line_of("c_stack_overflow"))), "{error}");
+}
+
+/// A to-be-closed variable whose `__close` loops, run while the limit's own error unwinds: Lua
+/// calls it with hooks off, so nothing could stop it. Such variables are refused where they are
+/// written, in hook files, scenario tests and the console.
+const CLOSE_AFTER_LIMIT: &str = "function attack_close()\n  local guard <close> = setmetatable({}, { __close = function() while true do end end })\n  while true do end\nend\n";
+
+#[test]
+fn to_be_closed_variables_are_refused_where_they_are_written() {
+    let (manifest, data) = (fixture_file("mod.toml"), fixture_file("data.toml"));
+    let hooks = format!("{}\n{CLOSE_AFTER_LIMIT}", fixture_file("hooks/attacks.lua"));
+    let line = hooks.lines().position(|l| l.contains("<close>")).unwrap() + 1;
+    let folder = write_mod(
+        "hostile",
+        &[("mod.toml", manifest.as_bytes()), ("data.toml", data.as_bytes()), ("hooks/attacks.lua", hooks.as_bytes())],
+    );
+    let problems = guarded("loading a `<close>`".into(), move || load_mod(&folder).expect_err("refused"));
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].file.as_deref().is_some_and(|f| f.ends_with("hostile/hooks/attacks.lua")), "{problems:?}");
+    assert_eq!(problems[0].line, line as u32);
+    assert!(
+        problems[0].message.contains("to-be-closed variables (`<close>`) are not available to mods"),
+        "{problems:?}"
+    );
+
+    let test = format!("{CLOSE_AFTER_LIMIT}test(\"close\", function() attack_close() end)\n");
+    let (failure, elapsed) = scenario_failure("close.lua", test, sandbox::TIME_LIMIT);
+    assert!(failure.contains("close.lua:2: to-be-closed variables"), "{failure}");
+    assert!(elapsed < HANG_GUARD);
+
+    let rules = hostile_rules();
+    let mut engine = Engine::new(rules.clone()).expect("engine");
+    let (mut state, mut events) = new_game(&mut engine, &rules);
+    let mut console = meeple_engine::lua::HookRuntime::new(rules.clone()).expect("console");
+    let refused = console.eval("local x <close> = nil", &mut state, &mut events).expect_err("refused");
+    assert!(refused.contains("console:1: to-be-closed variables"), "{refused}");
 }
 
 #[test]

@@ -753,6 +753,18 @@ impl Env for WriteCx<'_> {
                 eligible.push(space as u32);
             }
         }
+        // Units are placed one random draw at a time (so replays keep their draws); that is
+        // `min(amount, room)` draws, refused when it is beyond any game's use rather than run for
+        // hours.
+        let room: i64 =
+            eligible.iter().map(|&s| cap.saturating_sub(self.state.counter(s, counter))).fold(0, i64::saturating_add);
+        if amount.min(room) > MAX_DISTRIBUTED {
+            let wanted = amount.min(room);
+            self.space_buffer = eligible;
+            return Err(RuleError::new(format!(
+                "distribute would place {wanted} units one by one; at most {MAX_DISTRIBUTED} are placed in one go"
+            )));
+        }
         let recording = self.events.enabled();
         let mut before = Vec::new();
         if recording {
@@ -795,6 +807,9 @@ impl Env for WriteCx<'_> {
         Err(RuleError::new("`expect` is only known before an action"))
     }
 }
+
+/// The most units one `distribute` places (each is one random draw).
+pub const MAX_DISTRIBUTED: i64 = 10_000_000;
 
 /// Runs a block of statements.
 pub(crate) fn exec(cx: &mut WriteCx, block: &Block, frame: &mut Vec<Value>) -> Result<(), RuleError> {

@@ -257,7 +257,11 @@ impl Engine {
         let terrain = |name: &str| rules.terrain_index(name).map(|i| i as u16);
         let board = spec
             .build(&mut BuildContext { terrain: &terrain, seats: seat_count as u32, rng: &mut rng })
-            .map_err(|e| RuleError::new(format!("building the board: {e}")))?;
+            .map_err(|e| {
+                let error = RuleError::new(format!("building the board: {e}"));
+                // A board the setup chose itself is not where the mod's `[board]` is written.
+                if setup.board.is_some() { error } else { error.context(&rules, "board") }
+            })?;
         let space_count = board.space_count();
         let counter_count = rules.space_counters.len();
         let mut counters = Vec::with_capacity(space_count * counter_count);

@@ -19,6 +19,8 @@ use crate::rules::ir::{ArithOp, CmpOp, DiceMode, Expr, Func, Leaf, Value};
 
 /// Largest number of outcomes enumerated for one figure; beyond it the odds are not computed.
 const MAX_OUTCOMES: usize = 1 << 20;
+/// The most additions one dice sum's exact distribution may take (a fraction of a second).
+const MAX_CONVOLUTION_STEPS: i64 = 200_000_000;
 
 /// A discrete distribution over whole numbers: values ascending, probabilities summing to 1.
 #[derive(Clone, Debug, PartialEq)]
@@ -72,7 +74,10 @@ impl Dist {
         let s = sides as f64;
         Ok(match mode {
             DiceMode::Sum => {
-                if (count * (sides - 1) + 1) as usize > MAX_OUTCOMES {
+                // Outcomes, and the work of convolving die after die (about count² × sides² / 2
+                // additions): 1000d1000 has a million outcomes but would take minutes.
+                let work = (count * count).saturating_mul(sides * (sides - 1)) / 2;
+                if (count * (sides - 1) + 1) as usize > MAX_OUTCOMES || work > MAX_CONVOLUTION_STEPS {
                     return Err(RuleError::new(format!("{count}d{sides} has too many outcomes to compute exactly")));
                 }
                 // Convolve one die at a time; probs[i] is the chance of sum count_so_far + i.
@@ -635,6 +640,19 @@ mod tests {
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-12
+    }
+
+    #[test]
+    fn sums_too_costly_to_convolve_are_refused_at_once() {
+        let started = std::time::Instant::now();
+        let refused = Dist::dice(1000, 1000, DiceMode::Sum).expect_err("minutes of work");
+        assert_eq!(refused.message(), "1000d1000 has too many outcomes to compute exactly");
+        assert!(Dist::dice(300, 300, DiceMode::Sum).is_err());
+        assert!(started.elapsed().as_millis() < 100);
+        // Sums a game uses still work, to the last outcome.
+        let hundred = Dist::dice(100, 20, DiceMode::Sum).expect("cheap");
+        assert_eq!(hundred.values.len(), 1901);
+        assert!((hundred.probs.iter().sum::<f64>() - 1.0).abs() < 1e-9);
     }
 
     #[test]

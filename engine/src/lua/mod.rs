@@ -83,7 +83,9 @@ impl HookRuntime {
             // Text only: Lua bytecode is not checked by the VM and can break out of it.
             let chunk =
                 lua.load(source.text.as_str()).set_name(format!("@{}", source.chunk_name)).set_mode(ChunkMode::Text);
-            if let Err(e) = chunk.exec() {
+            if let Err(e) =
+                sandbox::refuse_close_attribute(&source.text, &source.chunk_name).and_then(|()| chunk.exec())
+            {
                 let text = sandbox::error_text(&e);
                 errors.push(locate(&source.chunk_name, &source.display_path, &text));
             }
@@ -123,7 +125,9 @@ impl HookRuntime {
                     .load(source.text.as_str())
                     .set_name(format!("@{}", source.chunk_name))
                     .set_mode(ChunkMode::Text);
-                let error = chunk.into_function().err()?;
+                let error = sandbox::refuse_close_attribute(&source.text, &source.chunk_name)
+                    .and_then(|()| chunk.into_function().map(drop))
+                    .err()?;
                 Some(locate(&source.chunk_name, &source.display_path, &sandbox::error_text(&error)))
             })
             .collect()
@@ -246,6 +250,7 @@ impl HookRuntime {
                 Err(_) => lua.load(code).set_name("=console").set_mode(ChunkMode::Text).into_function(),
             }
         };
+        sandbox::refuse_close_attribute(code, "console").map_err(|e| sandbox::error_text(&e))?;
         let function = chunk_result.map_err(|e| sandbox::error_text(&e))?;
         let values = self
             .with_state(state, events, true, |_lua| function.call::<mlua::MultiValue>(()))

@@ -643,3 +643,117 @@ fn traceback_location(line: &str) -> Option<&str> {
     let mod_code = source != SANDBOX_CHUNK && source != "[C]" && number.bytes().all(|b| b.is_ascii_digit());
     mod_code.then_some(location)
 }
+
+/// The line of the first to-be-closed variable (`local x <close> = …`) in a chunk's text, if any.
+///
+/// Mods may not declare them: Lua calls their `__close` while an error unwinds, and after the
+/// instruction hook stopped a script that call runs with hooks off, so a loop there could never
+/// be stopped. Nothing a game does needs to release a resource at scope exit. Strings and
+/// comments are skipped, so only real code is refused.
+pub fn close_attribute_line(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut line = 1;
+    let mut i = 0;
+    // The level of a long bracket opening at `at` (`[[` is 0, `[==[` is 2), if one does.
+    let long_bracket = |at: usize| -> Option<usize> {
+        let mut j = at + 1;
+        while bytes.get(j) == Some(&b'=') {
+            j += 1;
+        }
+        (bytes.get(at) == Some(&b'[') && bytes.get(j) == Some(&b'[')).then_some(j - at - 1)
+    };
+    // Skips a long string or comment whose opening bracket of `level` starts at `at`; gives the
+    // index after its closing bracket, counting the lines it spans.
+    let skip_long = |at: usize, level: usize, line: &mut usize| -> usize {
+        let close: Vec<u8> = std::iter::once(b']').chain(std::iter::repeat_n(b'=', level)).chain([b']']).collect();
+        let mut j = at + level + 2;
+        while j < bytes.len() && !bytes[j..].starts_with(&close) {
+            *line += usize::from(bytes[j] == b'\n');
+            j += 1;
+        }
+        (j + close.len()).min(bytes.len())
+    };
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\n' => {
+                line += 1;
+                i += 1;
+            }
+            b'-' if bytes.get(i + 1) == Some(&b'-') => {
+                if let Some(level) = long_bracket(i + 2) {
+                    i = skip_long(i + 2, level, &mut line);
+                } else {
+                    while i < bytes.len() && bytes[i] != b'\n' {
+                        i += 1;
+                    }
+                }
+            }
+            b'[' if long_bracket(i).is_some() => {
+                let level = long_bracket(i).unwrap_or(0);
+                i = skip_long(i, level, &mut line);
+            }
+            quote @ (b'"' | b'\'') => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != quote && bytes[i] != b'\n' {
+                    // An escape skips the next byte (`\"`, `\\`, or a line break after `\`).
+                    if bytes[i] == b'\\' && i + 1 < bytes.len() {
+                        line += usize::from(bytes[i + 1] == b'\n');
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'<' => {
+                let mut j = i + 1;
+                while bytes.get(j).is_some_and(|b| b" \t\r\n".contains(b)) {
+                    j += 1;
+                }
+                let word = bytes[j..].iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
+                let mut k = j + word;
+                while bytes.get(k).is_some_and(|b| b" \t\r\n".contains(b)) {
+                    k += 1;
+                }
+                if &bytes[j..j + word] == b"close" && bytes.get(k) == Some(&b'>') {
+                    return Some(line);
+                }
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// Refuses a chunk that declares a to-be-closed variable, with an error located like Lua's
+/// own (`chunk:line: …`); see [`close_attribute_line`].
+pub fn refuse_close_attribute(text: &str, chunk_name: &str) -> mlua::Result<()> {
+    match close_attribute_line(text) {
+        Some(line) => Err(mlua::Error::SyntaxError {
+            message: format!(
+                "{chunk_name}:{line}: to-be-closed variables (`<close>`) are not available to mods (their `__close` \
+                 would run where the limits cannot stop it)"
+            ),
+            incomplete_input: false,
+        }),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod close_attribute_tests {
+    use super::close_attribute_line;
+
+    #[test]
+    fn finds_the_attribute_in_code_only() {
+        assert_eq!(close_attribute_line("local a <close> = x"), Some(1));
+        assert_eq!(close_attribute_line("local a = 1\nlocal b<  close\n> = x"), Some(2));
+        assert_eq!(close_attribute_line("local a <const> = 1\nif a < close then end"), None);
+        assert_eq!(close_attribute_line("local s = '<close>' -- <close>\nlocal t = \"a\\\"<close>\""), None);
+        assert_eq!(
+            close_attribute_line("--[==[\n<close>\n]==]\nlocal s = [[\n<close>]]\nlocal x <close> = y"),
+            Some(6)
+        );
+        assert_eq!(close_attribute_line("x = a<close>b"), Some(1), "refused even where it would not parse");
+    }
+}

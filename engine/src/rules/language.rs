@@ -309,7 +309,8 @@ pub const FUNCTIONS: &[Entry] = &[
         "distribute(\"counter\", amount, seat, cap)",
         "number",
         "Adds `amount` to a space counter one unit at a time, each on a random space of the seat \
-         that is below `cap`; gives how many units found no room.",
+         that is below `cap`; gives how many units found no room. At most 10,000,000 units are \
+         placed in one go (more is an error).",
         "let spare = distribute(\"dice\", 3, me, 8)",
     ),
     only(
