@@ -493,3 +493,38 @@ fn a_generated_board_that_cannot_be_built_names_where_it_is_written() {
         format!("{}:2:1 board: building the board: could not fit 8 territories", folder.join("data.toml").display());
     assert!(error.message().starts_with(&expected), "{}", error.message());
 }
+
+#[test]
+fn loops_nested_past_any_game_are_stopped_with_the_rule_named() {
+    use meeple_engine::game::{Engine, Events, GameSetup};
+    let board = "[board]\nkind = \"square\"\ncolumns = 20\nrows = 20\nterrain = \"land\"\n";
+    let deep = "count_of(a in space, count_of(b in space, count_of(c in space, c.dice > 0) > 0) > 0) > 0";
+    let data = MINIMAL_DATA
+        .replace("[board]\nkind = \"graph\"\nterrain = \"land\"\nspaces = [{ id = \"a\" }, { id = \"b\" }]\nlinks = [[\"a\", \"b\"]]\n", board)
+        + &format!("\n[[triggers]]\non = \"turn_start\"\nwhen = \"{deep}\"\neffect = [\"let x = 1\"]\n");
+    let manifest = manifest("deep_loops");
+    let folder = write_mod("deep_loops", &[("mod.toml", manifest.as_bytes()), ("data.toml", data.as_bytes())]);
+    let rules = match meeple_engine::loader::load_mod(&folder) {
+        Ok(loaded) => loaded.ruleset,
+        Err(problems) => panic!("{problems:#?}"),
+    };
+    let started = std::time::Instant::now();
+    let error = Engine::new(rules.clone())
+        .unwrap()
+        .new_game(&GameSetup::new(&rules, 1, 2, "human"), &mut Events::discard())
+        .expect_err("400³ steps are refused");
+    assert!(
+        error.message().ends_with("triggers[0].when: the loops of one formula took more than 50000000 steps (loops nested too deep over the board?)"),
+        "{}",
+        error.message()
+    );
+    assert!(started.elapsed().as_secs() < 30, "stopped after the budget, not after 64 million steps");
+    // Two levels (160,000 steps) are fine, and a loop after the refused one starts afresh.
+    let shallow = data.replace(deep, "count_of(a in space, count_of(b in space, b.dice > 0) > 0) >= 0");
+    std::fs::write(folder.join("data.toml"), shallow).unwrap();
+    let rules = meeple_engine::loader::load_mod(&folder).expect("loads").ruleset;
+    Engine::new(rules.clone())
+        .unwrap()
+        .new_game(&GameSetup::new(&rules, 1, 2, "human"), &mut Events::discard())
+        .expect("starts");
+}

@@ -388,6 +388,44 @@ fn held(state: &GameState, value: Value) -> Option<super::state::HeldItem> {
     state.pieces.get(piece as usize)?.items.get(position as usize).copied()
 }
 
+/// The most steps the loops of one outermost loop may take together, nested ones included: far
+/// beyond what a game needs (two loops nested over a board of 2,600 spaces take 6.8 million),
+/// well short of a hang (six nested over 69 spaces would take 10¹¹).
+pub const MAX_LOOP_STEPS: u64 = 50_000_000;
+
+thread_local! {
+    /// Loops being run (nesting depth) and the steps taken since the outermost one began.
+    static LOOPS: std::cell::Cell<(u32, u64)> = const { std::cell::Cell::new((0, 0)) };
+}
+
+/// Counts a loop of `steps` iterations against [`MAX_LOOP_STEPS`] while it runs; dropping it
+/// ends the loop. Kept per thread, so no evaluator context has to carry it.
+struct LoopSteps;
+
+impl LoopSteps {
+    fn enter(steps: usize) -> Result<Self, RuleError> {
+        let (depth, taken) = LOOPS.get();
+        let taken = if depth == 0 { 0 } else { taken }.saturating_add(steps as u64);
+        LOOPS.set((depth + 1, taken));
+        let guard = LoopSteps;
+        if taken > MAX_LOOP_STEPS {
+            return Err(RuleError::new(format!(
+                "the loops of one formula took more than {MAX_LOOP_STEPS} steps (loops nested too deep over the board?)"
+            )));
+        }
+        Ok(guard)
+    }
+}
+
+impl Drop for LoopSteps {
+    fn drop(&mut self) {
+        LOOPS.with(|l| {
+            let (depth, taken) = l.get();
+            l.set((depth.saturating_sub(1), taken));
+        });
+    }
+}
+
 /// Evaluates `count_of`, `sum_of`, `min_of`, `max_of` or `random_of` (see [`Expr::Aggregate`]).
 /// The loop variable needs a frame slot of its own, so the frame is copied, onto the stack when
 /// it is small.
@@ -408,6 +446,7 @@ fn fold<E: Env>(env: &mut E, aggregate: &Aggregate, frame: &[Value]) -> Result<V
         LoopKind::Space => env.state().owners.len(),
         LoopKind::Piece => env.state().pieces.len(),
     };
+    let _steps = LoopSteps::enter(count)?;
     let mut matched = 0i64;
     let mut sum = Value::Int(0);
     let mut best: Option<Value> = None;
@@ -858,6 +897,7 @@ fn exec_stmt(cx: &mut WriteCx, stmt: &Stmt, frame: &mut Vec<Value>) -> Result<()
                 LoopKind::Space => cx.state.owners.len(),
                 LoopKind::Piece => cx.state.pieces.len(),
             };
+            let _steps = LoopSteps::enter(count)?;
             for i in 0..count {
                 let value = match kind {
                     LoopKind::Seat => Value::Seat(i as u8),
