@@ -48,6 +48,7 @@ const LIBRARY_WORK: &[&str] = &[
     "pattern_number_subject",
     "plain_find",
     "rep_loop",
+    "pack_loop",
     "insert_loop",
     "insert_long",
     "move_far",

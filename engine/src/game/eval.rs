@@ -134,7 +134,8 @@ fn eval_compound<E: Env>(env: &mut E, expr: &Expr, frame: &[Value]) -> Result<Va
         Expr::Slot(slot) => frame.get(*slot as usize).copied().unwrap_or(Value::Nil),
         Expr::Unary(UnaryOp::Neg, e) => match eval(env, e, frame)? {
             Value::Num(x) => Value::Num(-x),
-            v => Value::Int(v.as_int().wrapping_neg()),
+            // Saturating like the other operators: `-x` of the smallest number is the largest.
+            v => Value::Int(v.as_int().saturating_neg()),
         },
         Expr::Unary(UnaryOp::Not, e) => Value::Bool(!eval(env, e, frame)?.as_bool()),
         Expr::Arith(op, float, a, b) => {
@@ -214,8 +215,11 @@ pub(crate) fn arith(op: ArithOp, float: bool, a: Value, b: Value) -> Result<Valu
         ArithOp::Sub => a.saturating_sub(b),
         ArithOp::Mul => a.saturating_mul(b),
         // Whole-number division rounds down, so `-7 / 2` is -4 like a floor.
-        ArithOp::Div => a.checked_div_euclid(b).ok_or_else(|| RuleError::new("division by zero"))?,
-        ArithOp::Rem => a.checked_rem_euclid(b).ok_or_else(|| RuleError::new("remainder of a division by zero"))?,
+        ArithOp::Div if b == 0 => return Err(RuleError::new("division by zero")),
+        ArithOp::Rem if b == 0 => return Err(RuleError::new("remainder of a division by zero")),
+        // The one overflow left, the smallest number divided by -1, saturates too.
+        ArithOp::Div => a.checked_div_euclid(b).unwrap_or(i64::MAX),
+        ArithOp::Rem => a.checked_rem_euclid(b).unwrap_or(0),
     }))
 }
 
@@ -1194,5 +1198,21 @@ impl Env for ReadCx<'_> {
             Some(odds) => odds.expect(rules, state, expr, frame),
             None => Err(RuleError::new("`expect` is only known for an action")),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whole_number_arithmetic_saturates_and_only_a_zero_divisor_is_an_error() {
+        let int = |x: i64| Value::Int(x);
+        let div = |a, b| arith(ArithOp::Div, false, int(a), int(b));
+        assert_eq!(div(i64::MIN, -1), Ok(int(i64::MAX)));
+        assert_eq!(arith(ArithOp::Rem, false, int(i64::MIN), int(-1)), Ok(int(0)));
+        assert_eq!(div(-7, 2), Ok(int(-4)), "rounds down");
+        assert_eq!(div(1, 0).unwrap_err().message(), "division by zero");
+        assert_eq!(arith(ArithOp::Mul, false, int(i64::MAX), int(2)), Ok(int(i64::MAX)));
     }
 }

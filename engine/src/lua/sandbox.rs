@@ -300,6 +300,10 @@ do
   string.upper = function(...) charge_bytes(...) return upper(...) end
   string.lower = function(...) charge_bytes(...) return lower(...) end
   string.reverse = function(...) charge_bytes(...) return reverse(...) end
+  -- `pack` can make megabytes from a short format (`"c8000000"`): what it made is charged.
+  local pack, unpack = string.pack, string.unpack
+  string.pack = function(...) local packed = pack(...) charge_bytes(packed) return packed end
+  string.unpack = function(...) charge_bytes(...) return unpack(...) end
 end
 do
   local len, offset = utf8.len, utf8.offset
