@@ -438,7 +438,7 @@ fn extended_mods(folder: &Path, manifest: &Manifest) -> Result<Vec<PathBuf>, Dia
             .with_key("extends")
             .with_suggestion(did_you_mean(&id, near.iter().map(String::as_str))));
         };
-        let text = std::fs::read_to_string(base.join("mod.toml")).unwrap_or_default();
+        let text = read(&base.join("mod.toml")).ok().and_then(|b| String::from_utf8(b).ok()).unwrap_or_default();
         let base_manifest: Option<Manifest> = toml::from_str(&text).ok();
         next = base_manifest.and_then(|m| m.extends);
         seen.push(id);

@@ -126,8 +126,9 @@ fn options_written_in(folder: &Path) -> Vec<(String, String, Vec<String>)> {
     let Ok(files) = mod_files(folder) else { return Vec::new() };
     let mut found = Vec::new();
     for path in &files.data {
-        let Some(table) = std::fs::read_to_string(path).ok().and_then(|text| toml::from_str::<toml::Table>(&text).ok())
-        else {
+        // Through the loader's reader: a link, device or pipe is not read (nor waited on) here either.
+        let text = crate::loader::read(path).ok().and_then(|bytes| String::from_utf8(bytes).ok());
+        let Some(table) = text.and_then(|text| toml::from_str::<toml::Table>(&text).ok()) else {
             continue;
         };
         for (id, option) in table.get("options").and_then(toml::Value::as_table).into_iter().flatten() {

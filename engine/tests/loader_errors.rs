@@ -460,6 +460,10 @@ fn links_devices_and_pipes_are_refused_without_being_read() {
         assert!(text.iter().any(|t| t.starts_with("pipe.toml:") && t.contains("not an ordinary file")), "{text:#?}");
     }
     assert_eq!(found.len(), 3 + usize::from(made), "{text:#?}");
+    // `meeple check` first looks for setup options in every data file: no link or pipe is read there.
+    let checked = meeple_engine::options::load_every_choice(&folder).expect_err("refused");
+    assert_eq!(checked.len(), found.len(), "{checked:#?}");
+    assert!(started.elapsed().as_secs() < 10, "nothing blocks or reads forever");
 }
 
 #[test]
