@@ -14,6 +14,14 @@ fn broken(id: &str, files: &[(&str, &str)]) -> Vec<Diagnostic> {
     problems(&write_mod(id, &all))
 }
 
+/// Starts a two-seat game of `rules` (seed 1): where a rule that fails at run time shows.
+fn start_game(
+    rules: &std::sync::Arc<meeple_engine::rules::Ruleset>,
+) -> Result<meeple_engine::game::GameState, meeple_engine::game::RuleError> {
+    use meeple_engine::game::{Engine, Events, GameSetup};
+    Engine::new(rules.clone())?.new_game(&GameSetup::new(rules, 1, 2, "human"), &mut Events::discard())
+}
+
 /// The problem's location relative to the mod folder, for stable comparisons.
 fn at(d: &Diagnostic) -> String {
     let file = d.file.as_deref().unwrap_or("");
@@ -386,7 +394,6 @@ fn a_failing_phase_is_named_by_its_id_and_located() {
 
 #[test]
 fn distributing_more_units_than_any_game_uses_is_an_error_not_a_hang() {
-    use meeple_engine::game::{Engine, Events, GameSetup};
     let data = MINIMAL_DATA.replace("max = 8", "max = 1000000000000")
         + "\n[setup]\neffect = [\"space('a').owner = me\", \
            \"let spare = distribute('dice', 1000000000000, me, 1000000000000)\"]\n";
@@ -394,10 +401,7 @@ fn distributing_more_units_than_any_game_uses_is_an_error_not_a_hang() {
     let folder = write_mod("huge_distribute", &[("mod.toml", manifest.as_bytes()), ("data.toml", data.as_bytes())]);
     let rules = meeple_engine::loader::load_mod(&folder).expect("loads").ruleset;
     let started = std::time::Instant::now();
-    let error = Engine::new(rules.clone())
-        .unwrap()
-        .new_game(&GameSetup::new(&rules, 1, 2, "human"), &mut Events::discard())
-        .expect_err("refused");
+    let error = start_game(&rules).expect_err("refused");
     assert!(
         error.message().ends_with(
             "setup.effect: distribute would place 1000000000000 units one by one; at most 10000000 are placed in one go"
@@ -410,10 +414,7 @@ fn distributing_more_units_than_any_game_uses_is_an_error_not_a_hang() {
     let data = data.replace("distribute('dice', 1000000000000,", "distribute('dice', 10,");
     std::fs::write(folder.join("data.toml"), data).unwrap();
     let rules = meeple_engine::loader::load_mod(&folder).expect("loads").ruleset;
-    let state = Engine::new(rules.clone())
-        .unwrap()
-        .new_game(&GameSetup::new(&rules, 1, 2, "human"), &mut Events::discard())
-        .expect("starts");
+    let state = start_game(&rules).expect("starts");
     assert_eq!(state.counter(0, rules.counter_index("dice").unwrap() as u16), 10);
 }
 
@@ -481,7 +482,6 @@ fn extends_names_a_mod_never_a_path() {
 
 #[test]
 fn a_generated_board_that_cannot_be_built_names_where_it_is_written() {
-    use meeple_engine::game::{Engine, Events, GameSetup};
     let board = "[board]\nkind = \"territories\"\ncolumns = 10\nrows = 10\nterritories = 8\nterrain = \"land\"\ncells_per_territory = 8\n";
     let data = MINIMAL_DATA
         .replace("[board]\nkind = \"graph\"\nterrain = \"land\"\nspaces = [{ id = \"a\" }, { id = \"b\" }]\nlinks = [[\"a\", \"b\"]]\n", board);
@@ -489,10 +489,7 @@ fn a_generated_board_that_cannot_be_built_names_where_it_is_written() {
     let manifest = manifest("crowded");
     let folder = write_mod("crowded", &[("mod.toml", manifest.as_bytes()), ("data.toml", data.as_bytes())]);
     let rules = meeple_engine::loader::load_mod(&folder).expect("loads").ruleset;
-    let error = Engine::new(rules.clone())
-        .unwrap()
-        .new_game(&GameSetup::new(&rules, 1, 2, "human"), &mut Events::discard())
-        .expect_err("the board does not fit");
+    let error = start_game(&rules).expect_err("the board does not fit");
     let expected =
         format!("{}:2:1 board: building the board: could not fit 8 territories", folder.join("data.toml").display());
     assert!(error.message().starts_with(&expected), "{}", error.message());
@@ -500,7 +497,6 @@ fn a_generated_board_that_cannot_be_built_names_where_it_is_written() {
 
 #[test]
 fn loops_nested_past_any_game_are_stopped_with_the_rule_named() {
-    use meeple_engine::game::{Engine, Events, GameSetup};
     let board = "[board]\nkind = \"square\"\ncolumns = 20\nrows = 20\nterrain = \"land\"\n";
     let deep = "count_of(a in space, count_of(b in space, count_of(c in space, c.dice > 0) > 0) > 0) > 0";
     let data = MINIMAL_DATA
@@ -513,10 +509,7 @@ fn loops_nested_past_any_game_are_stopped_with_the_rule_named() {
         Err(problems) => panic!("{problems:#?}"),
     };
     let started = std::time::Instant::now();
-    let error = Engine::new(rules.clone())
-        .unwrap()
-        .new_game(&GameSetup::new(&rules, 1, 2, "human"), &mut Events::discard())
-        .expect_err("400³ steps are refused");
+    let error = start_game(&rules).expect_err("400³ steps are refused");
     assert!(
         error.message().ends_with("triggers[0].when: the loops of one formula took more than 50000000 steps (loops nested too deep over the board?)"),
         "{}",
@@ -527,8 +520,5 @@ fn loops_nested_past_any_game_are_stopped_with_the_rule_named() {
     let shallow = data.replace(deep, "count_of(a in space, count_of(b in space, b.dice > 0) > 0) >= 0");
     std::fs::write(folder.join("data.toml"), shallow).unwrap();
     let rules = meeple_engine::loader::load_mod(&folder).expect("loads").ruleset;
-    Engine::new(rules.clone())
-        .unwrap()
-        .new_game(&GameSetup::new(&rules, 1, 2, "human"), &mut Events::discard())
-        .expect("starts");
+    start_game(&rules).expect("starts");
 }
