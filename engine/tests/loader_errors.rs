@@ -22,6 +22,13 @@ fn start_game(
     Engine::new(rules.clone())?.new_game(&GameSetup::new(rules, 1, 2, "human"), &mut Events::discard())
 }
 
+/// The 1-based line and column where `text` first appears in `data`.
+fn position_of(data: &str, text: &str) -> (usize, usize) {
+    let (line, found) =
+        data.lines().enumerate().find_map(|(i, l)| l.find(text).map(|col| (i, col))).expect("in the data");
+    (line + 1, found + 1)
+}
+
 /// The problem's location relative to the mod folder, for stable comparisons.
 fn at(d: &Diagnostic) -> String {
     let file = d.file.as_deref().unwrap_or("");
@@ -348,8 +355,7 @@ fn a_failing_hook_or_expression_names_the_rule_that_ran_it() {
     let mut state = engine.new_game(&GameSetup::new(&rules, 1, 2, "human"), &mut Events::discard()).unwrap();
     let push = Action::rule(rules.action_index("push").unwrap() as u16, &[0]);
     let refused = engine.apply(&mut state, &push, &mut Events::discard()).expect_err("the division fails");
-    let line = data.lines().position(|l| l.contains("10 / from.dice")).unwrap() + 1;
-    let col = data.lines().nth(line - 1).unwrap().find("\"10 /").unwrap() + 1;
+    let (line, col) = position_of(&data, "\"10 / from.dice");
     assert_eq!(
         refused.to_string(),
         format!(
@@ -361,7 +367,7 @@ fn a_failing_hook_or_expression_names_the_rule_that_ran_it() {
 
 #[test]
 fn a_failing_phase_is_named_by_its_id_and_located() {
-    use meeple_engine::game::{Engine, Events, GameSetup};
+    use meeple_engine::game::{Action, Engine, Events, GameSetup};
     let data = MINIMAL_DATA.to_string()
         + "\n[turn]\nphases = [\n  { id = \"grow\", actions = [\"push\"] },\n  \
            { id = \"split\", actions = [\"push\"], on_start = [\"hook('boom')\"] },\n]\n";
@@ -378,11 +384,9 @@ fn a_failing_phase_is_named_by_its_id_and_located() {
     assert_eq!(rules.rule_location("turn.phases.split.on_start"), rules.rule_location("turn.phases[1].on_start"));
     let mut engine = Engine::new(rules.clone()).unwrap();
     let mut state = engine.new_game(&GameSetup::new(&rules, 1, 2, "human"), &mut Events::discard()).unwrap();
-    use meeple_engine::game::Action;
     let error =
         engine.apply(&mut state, &Action::pass(), &mut Events::discard()).expect_err("the second phase fails to start");
-    let line = data.lines().position(|l| l.contains("split")).unwrap() + 1;
-    let col = data.lines().nth(line - 1).unwrap().find("[\"hook").unwrap() + 1;
+    let (line, col) = position_of(&data, "[\"hook('boom')");
     assert_eq!(
         error.to_string(),
         format!(
