@@ -56,7 +56,7 @@ fn play_engine(engine: &mut Engine, mut state: GameState, seeds: &[u64]) -> Play
     let mut events = Events::discard();
     let mut attacks = 0;
     while state.outcome.is_none() {
-        let action = players[state.turn.seat as usize].decide(engine, &state);
+        let action = players[state.turn.seat as usize].decide(engine, &state).unwrap();
         attacks += u32::from(!action.is_pass());
         engine.apply(&mut state, &action, &mut events).expect("a legal action applies");
     }
@@ -84,7 +84,7 @@ fn odds_table_equals_the_engines_chance() {
     let mut engine = Engine::new(rules.clone()).unwrap();
     let (mut state, _) = start(&mut engine, 0);
     let mut legal = Vec::new();
-    engine.legal_actions(&state, &mut legal);
+    engine.legal_actions(&state, &mut legal).unwrap();
     let attack: Action = *legal.iter().find(|a| matches!(a.kind, ActionKind::Rule(_))).expect("an attack");
     let dice = rules.counter_index("dice").unwrap();
     let counters = state.counter_count as usize;

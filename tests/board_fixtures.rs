@@ -23,7 +23,7 @@ fn steps_from(rules: &Arc<Ruleset>, state: &mut GameState, engine: &mut Engine, 
     let piece = state.seat_piece(state.turn.seat).expect("the token") as usize;
     state.pieces[piece].space = space;
     let mut legal = Vec::new();
-    engine.legal_actions(state, &mut legal);
+    engine.legal_actions(state, &mut legal).unwrap();
     let mut labels: Vec<String> = legal
         .iter()
         .filter(|a| !a.is_pass())

@@ -66,7 +66,7 @@ fn play(engine: &mut Engine, rules: &Arc<Ruleset>, seed: u64, seats: usize) -> R
             return Err(format!("not over after {MAX_ACTIONS} actions"));
         }
         let seat = state.turn.seat;
-        let action = players[seat as usize].decide(engine, &state);
+        let action = players[seat as usize].decide(engine, &state).unwrap();
         engine
             .apply(&mut state, &action, &mut events)
             .map_err(|e| format!("action {}: {action:?} refused: {e}", history.len()))?;
@@ -286,7 +286,7 @@ fn play_ticks(engine: &mut Engine) -> Vec<i64> {
     let mut legal = Vec::new();
     let mut ticked = false;
     while !state.is_over() {
-        engine.legal_actions(&state, &mut legal);
+        engine.legal_actions(&state, &mut legal).unwrap();
         let tick = legal.iter().find(|a| !a.is_pass()).copied().filter(|_| !ticked);
         ticked = tick.is_some();
         engine.apply(&mut state, &tick.unwrap_or_else(Action::pass), &mut Events::discard()).unwrap();

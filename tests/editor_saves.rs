@@ -223,22 +223,28 @@ fn a_file_that_cannot_be_replaced_leaves_every_file_as_it_was() {
     std::fs::create_dir(&c).unwrap();
     std::fs::write(c.join("inside"), "kept").unwrap();
     let before = snapshot(&dir);
-    let error = replace_files(&[
-        (&a, b"new a".as_slice()),
-        (&fresh, b"new file".as_slice()),
-        (&b, b"new b".as_slice()),
-        (&c, b"new c".as_slice()),
-    ])
+    let error = replace_files(
+        &dir,
+        &[
+            (&a, b"new a".as_slice()),
+            (&fresh, b"new file".as_slice()),
+            (&b, b"new b".as_slice()),
+            (&c, b"new c".as_slice()),
+        ],
+    )
     .unwrap_err();
     assert!(matches!(error, ReplaceError::NothingChanged { .. }), "{error}");
     assert_eq!(
         error.to_string(),
-        format!("cannot write {}: Is a directory (os error 21); no file was changed", c.display())
+        format!(
+            "cannot write {}: this is not an ordinary file (a folder, device or pipe); no file was changed",
+            c.display()
+        )
     );
     assert_eq!(snapshot(&dir), before, "no file changed, no file added");
     assert_eq!(temporary_files(&dir), Vec::<String>::new());
     // Without the folder in the way: every file written, none left temporary.
-    replace_files(&[(&a, b"new a".as_slice()), (&fresh, b"new file".as_slice())]).unwrap();
+    replace_files(&dir, &[(&a, b"new a".as_slice()), (&fresh, b"new file".as_slice())]).unwrap();
     assert_eq!(std::fs::read_to_string(&a).unwrap(), "new a");
     assert_eq!(std::fs::read_to_string(&fresh).unwrap(), "new file");
     assert_eq!(temporary_files(&dir), Vec::<String>::new());
@@ -315,6 +321,8 @@ fn a_killed_editor_leaves_each_file_old_or_new() {
     let mut moment = seed;
     let started = Instant::now();
     let mut saves_before_kill = Vec::new();
+    // Kills that left a journal, read through by the loader and finished by the editor.
+    let mut journals_read = 0;
     for kill in 0.. {
         let mut child = Command::new(std::env::current_exe().unwrap())
             .args(["--exact", "child_process_editing_in_a_loop", "--nocapture", "--test-threads=1"])
@@ -344,8 +352,27 @@ fn a_killed_editor_leaves_each_file_old_or_new() {
         child.wait().unwrap();
         reader.join().unwrap();
         saves_before_kill.push(saved_rx.try_iter().last().unwrap_or(first) + 1);
-        // Loading finishes a save the kill interrupted after its journal was written.
-        load_mod(&folder).unwrap_or_else(|e| panic!("after kill {kill}, the mod does not load: {e:?}"));
+        // Loading changes no file, and reads the mod whole: as a save the kill interrupted after
+        // its journal was written will finish.
+        let before_load = snapshot(&folder);
+        let loaded = load_mod(&folder).unwrap_or_else(|e| panic!("after kill {kill}, the mod does not load: {e:?}"));
+        assert!(snapshot(&folder) == before_load, "after kill {kill}, loading the mod changed its files");
+        let loaded_new = loaded.ruleset.manifest.seats.max == 6;
+        if folder.join(REPLACE_JOURNAL).exists() {
+            journals_read += 1;
+        }
+        // A journal left behind names the files relative to the mod folder.
+        if let Ok(journal) = std::fs::read_to_string(folder.join(REPLACE_JOURNAL)) {
+            for line in journal.lines() {
+                let (temporary, target) = line.split_once('\t').unwrap_or_else(|| panic!("{journal}"));
+                for path in [temporary, target] {
+                    assert!(!path.starts_with('/') && !path.contains(".."), "after kill {kill}: {journal}");
+                }
+            }
+        }
+        // The editor, opening the mod, finishes that save.
+        ModModel::open(&folder).unwrap_or_else(|e| panic!("after kill {kill}, the editor cannot open the mod: {e}"));
+        assert!(!folder.join(REPLACE_JOURNAL).exists(), "after kill {kill}, the editor left the journal");
         let mut versions = Vec::new();
         for ((path, old), new) in paths.iter().zip(&old).zip(&new) {
             let text = std::fs::read_to_string(path).unwrap();
@@ -360,6 +387,7 @@ fn a_killed_editor_leaves_each_file_old_or_new() {
             versions.iter().all(|&v| v) || versions.iter().all(|&v| !v),
             "after kill {kill} (seed {seed}), the mod holds old and new files side by side: {versions:?}"
         );
+        assert_eq!(versions[0], loaded_new, "after kill {kill} (seed {seed}), the loader read another version");
         // Some kills must land mid-write for the test to mean anything: after the planned kills,
         // more until one has left a temporary file.
         if kill + 1 >= KILLS && !temporary_files(&folder).is_empty() {
@@ -369,7 +397,8 @@ fn a_killed_editor_leaves_each_file_old_or_new() {
     }
     let left = temporary_files(&folder);
     eprintln!(
-        "{} kills in {:?} (seed {seed}), after {saves_before_kill:?} saves; {} temporary files left",
+        "{} kills in {:?} (seed {seed}), after {saves_before_kill:?} saves; {journals_read} left a journal; {} \
+         temporary files left",
         saves_before_kill.len(),
         started.elapsed(),
         left.len()
@@ -383,28 +412,190 @@ fn a_killed_editor_leaves_each_file_old_or_new() {
     assert_eq!(paths.iter().map(|p| std::fs::read_to_string(p).unwrap()).collect::<Vec<_>>(), old);
 }
 
+/// The new texts of the three changes, written under temporary names as an editor's save
+/// writes them, and a journal naming them (relative to the folder); the kill came after the
+/// first rename. Returns the files and their new texts.
+fn interrupted_save(folder: &Path) -> (Vec<PathBuf>, Vec<String>) {
+    let mut model = ModModel::open(folder).unwrap();
+    make_changes(&mut model, true);
+    let files: Vec<PathBuf> = model.files.iter().map(|f| f.path.clone()).collect();
+    let new: Vec<String> = model.files.iter().map(|f| f.text()).collect();
+    let names: Vec<String> = model.files.iter().map(|f| f.name.clone()).collect();
+    let temps: Vec<String> = names.iter().map(|name| format!(".{name}.1-0.tmp")).collect();
+    for (temp, text) in temps.iter().zip(&new) {
+        std::fs::write(folder.join(temp), text).unwrap();
+    }
+    let journal: String = temps.iter().zip(&names).map(|(t, f)| format!("{t}\t{f}\n")).collect();
+    std::fs::write(folder.join(REPLACE_JOURNAL), journal).unwrap();
+    std::fs::rename(folder.join(&temps[0]), &files[0]).unwrap();
+    (files, new)
+}
+
 /// A save killed after its journal was written and one of three renames done: loading the mod
+/// reads it whole, as the save will finish, and changes no file; the editor, opening it,
 /// finishes it, so every file is new; a journal whose temporary files are gone changes nothing.
 #[test]
-fn an_interrupted_multi_file_save_is_finished_when_the_mod_is_next_read() {
+fn an_interrupted_save_is_read_whole_and_finished_by_the_editor() {
     let folder = copy_of("dice_wars", "journal");
-    let files = ["mod.toml", "board.toml", "rules.toml"].map(|name| folder.join(name));
-    let new: Vec<String> = files.iter().map(|f| std::fs::read_to_string(f).unwrap() + "\n# edited\n").collect();
-    let temps: Vec<PathBuf> =
-        files.iter().map(|f| folder.join(format!(".{}.1-0.tmp", f.file_name().unwrap().to_str().unwrap()))).collect();
-    for (temp, text) in temps.iter().zip(&new) {
-        std::fs::write(temp, text).unwrap();
-    }
-    let journal: String =
-        temps.iter().zip(&files).map(|(t, f)| format!("{}\t{}\n", t.display(), f.display())).collect();
-    std::fs::write(folder.join(REPLACE_JOURNAL), journal).unwrap();
-    // The kill came after the first rename.
-    std::fs::rename(&temps[0], &files[0]).unwrap();
-    load_mod(&folder).expect("loads");
+    let (files, new) = interrupted_save(&folder);
+    let before = snapshot(&folder);
+    let loaded = load_mod(&folder).expect("loads");
+    assert_eq!(loaded.ruleset.manifest.seats.max, 6, "mod.toml as saved");
+    let reserve = loaded.ruleset.resources.iter().find(|r| r.id == "reserve").expect("a reserve");
+    assert_eq!(reserve.max, 48, "rules.toml as the save will finish, from its temporary file");
+    assert!(
+        loaded.warnings.iter().any(|w| w.message.contains("a save of this mod in the editor was interrupted")
+            && w.file.as_deref().is_some_and(|f| f.ends_with(REPLACE_JOURNAL))),
+        "{:?}",
+        loaded.warnings
+    );
+    assert!(snapshot(&folder) == before, "loading changed no file");
+    let model = ModModel::open(&folder).unwrap();
+    assert_eq!(model.interrupted_save.as_ref().map(|(finished, _)| *finished), Some(true));
     for (file, text) in files.iter().zip(&new) {
         assert_eq!(&std::fs::read_to_string(file).unwrap(), text, "{}", file.display());
     }
     assert!(temporary_files(&folder).is_empty(), "{:?}", temporary_files(&folder));
     assert!(!folder.join(REPLACE_JOURNAL).exists());
     assert!(!finish_interrupted_replace(&folder).unwrap(), "nothing left to finish");
+    let loaded = load_mod(&folder).expect("loads");
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+}
+
+/// Files are replaced together only inside the folder the journal goes to: a file outside it,
+/// reached by `..`, or a link, is refused before anything is written.
+#[test]
+fn a_save_replaces_files_only_inside_its_folder() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("editor_saves/relative_journal");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("data")).unwrap();
+    let (a, b) = (dir.join("a.toml"), dir.join("data/b.toml"));
+    std::fs::write(&a, "old a").unwrap();
+    std::fs::write(&b, "old b").unwrap();
+    replace_files(&dir, &[(&a, b"new a".as_slice()), (&b, b"new b".as_slice())]).unwrap();
+    assert_eq!(std::fs::read_to_string(&b).unwrap(), "new b");
+    // A file outside the folder saved to, or a linked one, is refused before anything is written.
+    let outside = dir.parent().unwrap().join("outside.toml");
+    std::fs::write(&outside, "outside").unwrap();
+    let refused = replace_files(&dir, &[(&a, b"x".as_slice()), (&outside, b"x".as_slice())]).unwrap_err();
+    assert!(refused.to_string().contains("not a file inside the folder"), "{refused}");
+    let dotted = dir.join("data/../../outside.toml");
+    let refused = replace_files(&dir, &[(&a, b"x".as_slice()), (&dotted, b"x".as_slice())]).unwrap_err();
+    assert!(refused.to_string().contains("not a file inside the folder"), "{refused}");
+    std::os::unix::fs::symlink(&outside, dir.join("linked.toml")).unwrap();
+    let refused =
+        replace_files(&dir, &[(&a, b"x".as_slice()), (&dir.join("linked.toml"), b"x".as_slice())]).unwrap_err();
+    assert!(refused.to_string().contains("symbolic link"), "{refused}");
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "outside");
+    assert_eq!(std::fs::read_to_string(&a).unwrap(), "new a");
+    assert!(temporary_files(&dir).is_empty());
+}
+
+const HOSTILE_JOURNAL: &str = "MEEPLE_TEST_HOSTILE_JOURNAL";
+
+/// Journals a downloaded mod could ship, each naming a file outside the mod (and its would-be
+/// new text beside it): by an absolute path, by `../`, and by a path relative to the current
+/// folder (where the test runs the reading); and whether each is refused. A relative path names
+/// a file inside the mod folder now, so the last is a journal of the mod's own files, with
+/// nothing left to rename there.
+fn hostile_journals(outside: &Path) -> Vec<(String, bool)> {
+    let absolute = outside.join("absolute");
+    vec![
+        (
+            format!(
+                "{}\t{}\n",
+                absolute.join(".victim.toml.1-0.tmp").display(),
+                absolute.join("victim.toml").display()
+            ),
+            true,
+        ),
+        ("../.victim.toml.1-0.tmp\t../victim.toml\n".to_string(), true),
+        ("hooks/../../.victim.toml.1-0.tmp\thooks/../../victim.toml\n".to_string(), true),
+        // One line outside refuses the lines naming the mod's own files too.
+        (".mod.toml.1-0.tmp\tmod.toml\n../.victim.toml.1-0.tmp\t../victim.toml\n".to_string(), true),
+        (".victim.toml.1-0.tmp\tvictim.toml\n".to_string(), false),
+    ]
+}
+
+/// Writes a victim file and a "new text" for it into `dir`.
+fn plant_victim(dir: &Path) {
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join("victim.toml"), "the user's own file\n").unwrap();
+    std::fs::write(dir.join(".victim.toml.1-0.tmp"), "written by the mod\n").unwrap();
+}
+
+/// Not a test on its own: the reading that [`a_journal_shipped_with_a_mod_changes_no_file_outside_it`]
+/// runs in a process of its own, whose current folder holds a victim file. For each hostile
+/// journal: every way Meeple reads a mod (`check`, loading, loading every choice, scenario
+/// tests, the launcher's listing) and the editor opening it, then nothing outside the mod may
+/// have changed.
+#[test]
+fn child_process_reading_a_mod_with_a_hostile_journal() {
+    let Some(folder) = helper(HOSTILE_JOURNAL) else { return };
+    let users = folder.parent().unwrap().to_path_buf();
+    let outside = users.parent().unwrap().to_path_buf();
+    let everything_outside = || {
+        let mut files = snapshot(&outside);
+        files.retain(|(name, _)| !name.starts_with("users/dice_wars/"));
+        files
+    };
+    let before = everything_outside();
+    assert!(before.iter().filter(|(name, _)| name.ends_with("victim.toml")).count() == 3, "{before:?}");
+    for (journal, refused) in hostile_journals(&outside) {
+        std::fs::write(folder.join(REPLACE_JOURNAL), &journal).unwrap();
+        let loaded = load_mod(&folder).unwrap_or_else(|e| panic!("{journal}: {e:?}"));
+        assert_eq!(
+            loaded.warnings.iter().any(|w| w.message.contains("not a journal of Meeple's editor")),
+            refused,
+            "{journal}: {:?}",
+            loaded.warnings
+        );
+        meeple_engine::options::load_every_choice(&folder).unwrap_or_else(|e| panic!("{journal}: {e:?}"));
+        assert!(meeple_engine::loader::scenario_syntax_problems(&folder).is_empty());
+        let files = meeple_engine::loader::mod_files(&folder).unwrap();
+        meeple_engine::scenario::run_mod_tests(&loaded.ruleset, &files.tests, &files.test_helpers, Some("(none)"));
+        let listed = meeple::player::catalog::discover_in(&mods_dir(), Some(&users));
+        assert!(listed.iter().any(|m| m.folder == folder && m.rules.is_some()), "{journal}");
+        let model = ModModel::open(&folder).unwrap_or_else(|e| panic!("{journal}: {e}"));
+        assert!(everything_outside() == before, "{journal}: a file outside the mod changed");
+        if refused {
+            let (finished, message) = model.interrupted_save.clone().expect("the journal is reported");
+            assert!(!finished && message.contains("no file was renamed"), "{journal}: {message}");
+            assert!(folder.join(REPLACE_JOURNAL).exists(), "{journal}: the refused journal is left as it is");
+        } else {
+            assert_eq!(model.interrupted_save, None, "{journal}: nothing was left to finish");
+        }
+    }
+    println!("no file outside the mod changed");
+}
+
+#[test]
+fn a_journal_shipped_with_a_mod_changes_no_file_outside_it() {
+    let base = Path::new(env!("CARGO_TARGET_TMPDIR")).join("editor_saves/hostile_journal");
+    let _ = std::fs::remove_dir_all(&base);
+    // outside/victim.toml (by `../` from the user's mods), outside/absolute/victim.toml (by an
+    // absolute path), outside/cwd/victim.toml (by a path relative to the current folder).
+    let outside = base.join("outside");
+    let folder = outside.join("users/dice_wars");
+    copy(&mods_dir().join("dice_wars"), &folder);
+    plant_victim(&outside.join("users"));
+    plant_victim(&outside.join("absolute"));
+    plant_victim(&outside.join("cwd"));
+    let output = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "child_process_reading_a_mod_with_a_hostile_journal", "--nocapture", "--test-threads=1"])
+        .env(HOSTILE_JOURNAL, &folder)
+        .current_dir(outside.join("cwd"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && stdout.contains("no file outside the mod changed"),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    for dir in ["users", "absolute", "cwd"] {
+        let dir = outside.join(dir);
+        assert_eq!(std::fs::read_to_string(dir.join("victim.toml")).unwrap(), "the user's own file\n");
+        assert!(dir.join(".victim.toml.1-0.tmp").exists(), "{} was renamed", dir.display());
+    }
 }

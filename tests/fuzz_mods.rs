@@ -153,6 +153,17 @@ const CODE_FRAGMENTS: &[&str] = &[
     "→",
     "\u{202e}",
     "🎲",
+    // To-be-closed variables however spelled, closable and weak values, values that hold
+    // themselves: refused or shown cut, never a hang or a crash.
+    "local x <close> = nil ",
+    " <\x0cclose\x0b> ",
+    " < --[==[\n]==] close > ",
+    "\\z",
+    "--[[",
+    "]]",
+    "getmetatable('').__close = function() while true do end end ",
+    "local m = {} setmetatable({}, m) m.__mode = 'k' ",
+    "local t = {} t[1] = t game.log(t) error(t) ",
 ];
 
 /// A token of a file: an identifier, a number, or a quoted string, by byte range.
@@ -368,6 +379,21 @@ fn mutate_once(text: &mut Vec<u8>, is_toml: bool, chooser: &mut Chooser) -> Stri
             format!("replaced the string {old} with {}", String::from_utf8_lossy(&new))
         }
         10 if is_toml => mutate_tree(text, chooser),
+        11 if chooser.chance(40) => {
+            // A name made very long, a near-copy of one of the file's own: every "did you mean"
+            // and every message that echoes a name must stay cheap and short.
+            let identifiers = of_kind(TokenKind::Identifier);
+            if identifiers.is_empty() {
+                return "no identifiers to lengthen".into();
+            }
+            let (_, start, end) = *chooser.pick(&identifiers);
+            let word = text[start..end].to_vec();
+            let times = *chooser.pick(&[100, 5_000, 50_000]);
+            let mut long = word.repeat(times);
+            long.push(b'x');
+            splice(text, start, end, &long);
+            format!("lengthened the identifier {:?} to {} bytes", String::from_utf8_lossy(&word), long.len())
+        }
         _ => {
             // Inside an expression or code: delete a character or splice in a fragment.
             let strings = of_kind(TokenKind::Text);
@@ -609,13 +635,21 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
-/// Checks that every problem names a file that exists, and prints without panicking.
+/// The longest a problem may print: its message, key and source line are each bounded, so a
+/// name of a megabyte is never echoed whole.
+const MAX_SHOWN_PROBLEM: usize = 6_000;
+
+/// Checks that every problem names a file that exists, and prints without panicking, briefly.
 fn check_problems(problems: &[Diagnostic], must_have_error: bool) -> Result<(), String> {
     if must_have_error && !problems.iter().any(Diagnostic::is_error) {
         return Err(format!("refused without an error: {problems:?}"));
     }
     for problem in problems {
         let shown = problem.to_string();
+        if shown.chars().count() > MAX_SHOWN_PROBLEM {
+            let start: String = shown.chars().take(300).collect();
+            return Err(format!("a problem prints {} characters: {start}…", shown.chars().count()));
+        }
         match &problem.file {
             None => return Err(format!("a problem without a file: {shown}")),
             Some(file) if !Path::new(file).exists() => {
@@ -661,7 +695,7 @@ fn run_case(case: &Case, scratch_mods: &Path, chooser: &mut Chooser) -> Result<O
             if state.is_over() {
                 break;
             }
-            engine.legal_actions(&state, &mut legal);
+            engine.legal_actions(&state, &mut legal).unwrap();
             if legal.is_empty() {
                 return Err(format!("step {step}: no legal action, not even passing"));
             }

@@ -309,7 +309,7 @@ fn play_random_game(job: &GameJob) -> Result<PlayStats, String> {
         if state.is_over() {
             break;
         }
-        engine.legal_actions(&state, &mut legal);
+        engine.legal_actions(&state, &mut legal).unwrap();
         if legal.is_empty() {
             return Err(fail(step, "no legal action, not even passing".into()));
         }
@@ -344,7 +344,7 @@ fn play_random_game(job: &GameJob) -> Result<PlayStats, String> {
                     }
                     history.push((seat, probe));
                     state.check_invariants(rules).map_err(|e| fail(step, format!("after {probe:?}: {e}")))?;
-                    engine.legal_actions(&state, &mut legal);
+                    engine.legal_actions(&state, &mut legal).unwrap();
                     if state.is_over() {
                         break;
                     }
@@ -600,7 +600,7 @@ fn an_argument_in_a_slot_the_action_does_not_have_is_refused() {
     let setup = GameSetup::new(&rules, 3, 2, "human");
     let mut state = engine.new_game(&setup, &mut Events::discard()).unwrap();
     let mut legal = Vec::new();
-    engine.legal_actions(&state, &mut legal);
+    engine.legal_actions(&state, &mut legal).unwrap();
     let staged = legal
         .iter()
         .find(|a| matches!(a.kind, ActionKind::Rule(i) if rules.actions[i as usize].is_staged()))

@@ -36,9 +36,9 @@ fn play(
     let mut history = Vec::new();
     let mut legal = Vec::new();
     while state.outcome.is_none() && history.len() < max_actions {
-        engine.legal_actions(&state, &mut legal);
+        engine.legal_actions(&state, &mut legal).unwrap();
         let seat = state.turn.seat;
-        let action = legal[players[seat as usize].choose(&mut engine, &state, &legal)];
+        let action = legal[players[seat as usize].choose(&mut engine, &state, &legal).unwrap()];
         engine.apply(&mut state, &action, &mut Events::discard()).unwrap();
         history.push((seat, action));
     }
@@ -126,9 +126,9 @@ fn child_process_saving_in_a_loop() {
         let mut players: Vec<_> = (0..8).map(|i| ai::player("random", seed * 31 + i).unwrap()).collect();
         let mut history = Vec::new();
         while state.outcome.is_none() {
-            engine.legal_actions(&state, &mut legal);
+            engine.legal_actions(&state, &mut legal).unwrap();
             let seat = state.turn.seat;
-            let action = legal[players[seat as usize].choose(&mut engine, &state, &legal)];
+            let action = legal[players[seat as usize].choose(&mut engine, &state, &legal).unwrap()];
             engine.apply(&mut state, &action, &mut Events::discard()).unwrap();
             history.push((seat, action));
             // Saves of long games: the first actions are played without saving.
@@ -517,11 +517,21 @@ fn damaged_saves_say_what_is_wrong() {
         "not 200",
     );
     setup_error("unknown option", &|j| j["setup"]["options"] = json!({ "speed": "fast" }), "speed = fast");
-    setup_error(
-        "a huge board",
-        &|j| j["setup"]["board"] = json!({ "kind": "square", "columns": 1_000_000, "rows": 1_000_000 }),
-        "board.columns: must be 1 to 1024, not 1000000",
-    );
+    // A board of its own (what scenario tests set up) is no game of the mod as it is.
+    for (what, board) in [
+        ("a huge board", json!({ "kind": "square", "columns": 1_000_000, "rows": 1_000_000 })),
+        ("a board of its own", serde_json::to_value(&rules.data.board).unwrap()),
+    ] {
+        damaged(what, &|j| j["setup"]["board"] = board.clone(), "its setup carries a board of its own (`setup.board`)");
+    }
+    let mut own_board = save.clone();
+    own_board.setup.board = Some(rules.data.board.clone());
+    let error = own_board.replay(&mut Engine::new(rules.clone()).unwrap(), "in memory", &mut Events::discard());
+    assert!(matches!(error, Err(SaveError::Setup { .. })), "{error:?}");
+    // The mod is named by its id, never by a path.
+    for id in ["../../x", "/tmp/x", "dice_wars/../petri", ".", "Dice Wars", ""] {
+        damaged(&format!("mod `{id}`"), &|j| j["mod"]["id"] = json!(id), "is not a mod id");
+    }
     let error = edited(&save, &rules, "seed changed", |j| j["setup"]["seed"] = json!(u64::MAX));
     assert!(matches!(error, SaveError::Replay { .. } | SaveError::HashMismatch { .. }), "{error}");
 }
@@ -561,7 +571,55 @@ fn files_that_are_no_save_say_what_they_are() {
     let error = SaveFile::read(&dir.join("missing.json")).unwrap_err();
     assert!(error.to_string().starts_with(&format!("cannot read {}", dir.join("missing.json").display())), "{error}");
     let error = SaveFile::read(&dir).unwrap_err();
-    assert!(matches!(error, SaveError::Read { .. }), "{error}");
+    assert!(matches!(error, SaveError::NotAFile { .. }), "{error}");
+}
+
+/// Reads `path` as a save on a thread of its own, waiting at most 2 s: a read that blocks on a
+/// pipe or reads a device for ever fails the test instead of hanging it.
+fn read_within_two_seconds(path: &Path) -> Result<SaveFile, SaveError> {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let path = path.to_path_buf();
+    std::thread::spawn(move || {
+        let _ = sender.send(SaveFile::read(&path));
+    });
+    receiver.recv_timeout(Duration::from_secs(2)).expect("the save is read or refused within 2 s")
+}
+
+/// A save is read like a mod's files: an ordinary file (a link the user made to one is
+/// followed), never a pipe or a device, which are refused at once without being read.
+#[cfg(unix)]
+#[test]
+fn pipes_and_devices_are_refused_as_saves_without_waiting() {
+    let dir = scratch("not_files");
+    let (rules, save, state) = short_save(10);
+    let real = dir.join("game.json");
+    save.write(&real).unwrap();
+    let linked = dir.join("linked.json");
+    std::os::unix::fs::symlink(&real, &linked).unwrap();
+    let (_, replayed) = read_and_replay(&rules, &linked).expect("a link to a save is followed");
+    assert_eq!(replayed.hash(), state.hash());
+    for device in ["/dev/zero", "/dev/urandom", "/dev/null"] {
+        let link = dir.join(format!("{}.json", device.trim_start_matches("/dev/")));
+        std::os::unix::fs::symlink(device, &link).unwrap();
+        let error = read_within_two_seconds(&link).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "{} is not an ordinary file (a folder, device or pipe), so it is not read as a save",
+                link.display()
+            )
+        );
+    }
+    let fifo = dir.join("pipe.json");
+    if Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success()) {
+        let error = read_within_two_seconds(&fifo).unwrap_err();
+        assert!(matches!(error, SaveError::NotAFile { .. }), "{error}");
+        let error = read_within_two_seconds(&dir.join("linked_pipe.json")).unwrap_err();
+        assert!(matches!(error, SaveError::Read { .. }), "{error}");
+        std::os::unix::fs::symlink(&fifo, dir.join("linked_pipe.json")).unwrap();
+        let error = read_within_two_seconds(&dir.join("linked_pipe.json")).unwrap_err();
+        assert!(matches!(error, SaveError::NotAFile { .. }), "{error}");
+    }
 }
 
 /// Versions: newer than this Meeple reads, 0, missing or not a number — each refused saying

@@ -4,6 +4,7 @@ pub mod board;
 pub mod defs;
 pub mod diag;
 pub mod expr;
+pub mod files;
 pub mod game;
 pub mod loader;
 pub mod lua;

@@ -16,6 +16,7 @@ use crate::board::{BoardSpec, GraphSpaceSpec, GraphSpec};
 use crate::defs::{COLLECTIONS, Manifest, ModData, SeatRange};
 use crate::diag::{Diagnostic, did_you_mean};
 use crate::expr::Span;
+use crate::files::{self, Links, ReadError};
 use crate::lua::HookRuntime;
 use crate::options::{self, Choices};
 use crate::rules::{HookSource, PathSeg, Problem, Ruleset, compile_partial};
@@ -42,6 +43,9 @@ pub struct ModFiles {
     pub tests: Vec<PathBuf>,
     /// Test helper files, `tests/_*.lua`: loaded before each test file, not run as tests.
     pub test_helpers: Vec<PathBuf>,
+    /// Folders the mod must not have as they are: `hooks/` or `tests/` as a symbolic link
+    /// (which could lead anywhere on the machine); their files are not listed.
+    pub refused: Vec<Diagnostic>,
 }
 
 /// Lists a mod folder's files, sorted, so loading order never depends on the file system.
@@ -58,7 +62,24 @@ pub fn mod_files(folder: &Path) -> Result<ModFiles, Diagnostic> {
         let relative = p.strip_prefix(folder).unwrap_or(p);
         !matches!(relative.components().next().and_then(|c| c.as_os_str().to_str()), Some("hooks" | "tests"))
     });
+    let mut refused = Vec::new();
+    for sub in ["hooks", "tests"] {
+        let path = folder.join(sub);
+        if files::is_link(&path) {
+            refused.push(
+                Diagnostic::error(format!(
+                    "the folder `{sub}` is a symbolic link; a mod's {sub} must be ordinary files in a folder of the \
+                     mod itself"
+                ))
+                .in_file(display(&path)),
+            );
+        }
+    }
     let list = |sub: &str, ext: &str| -> Vec<PathBuf> {
+        // A linked folder is not walked (refused above).
+        if !files::is_real_folder(&folder.join(sub)) {
+            return Vec::new();
+        }
         let mut files: Vec<PathBuf> = std::fs::read_dir(folder.join(sub))
             .map(|entries| {
                 entries
@@ -75,7 +96,15 @@ pub fn mod_files(folder: &Path) -> Result<ModFiles, Diagnostic> {
     data.sort();
     let is_helper = |p: &PathBuf| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with('_'));
     let (test_helpers, tests): (Vec<PathBuf>, Vec<PathBuf>) = list("tests", "lua").into_iter().partition(is_helper);
-    Ok(ModFiles { folder: folder.to_path_buf(), manifest, data, hooks: list("hooks", "lua"), tests, test_helpers })
+    Ok(ModFiles {
+        folder: folder.to_path_buf(),
+        manifest,
+        data,
+        hooks: list("hooks", "lua"),
+        tests,
+        test_helpers,
+        refused,
+    })
 }
 
 fn collect(root: &Path, dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
@@ -101,36 +130,68 @@ fn display(path: &Path) -> String {
 
 /// Reads a file of a mod: an ordinary file of at most [`MAX_FILE_BYTES`], never a symbolic link
 /// (which could show a file from anywhere on the machine in an error message) nor a device or
-/// pipe (which never end, or block).
-pub(crate) fn read(path: &Path) -> Result<Vec<u8>, Diagnostic> {
-    use std::io::Read;
-    let refuse = |message: String| Diagnostic::error(message).in_file(display(path));
-    let link = std::fs::symlink_metadata(path).map_err(|e| refuse(format!("cannot read the file: {e}")))?;
-    if link.file_type().is_symlink() {
-        return Err(refuse(
-            "the file is a symbolic link; a mod's files must be ordinary files inside its folder (to build on \
-             another mod, use `extends` in mod.toml)"
-                .into(),
-        ));
+/// pipe (which never end, or block). The refusal names the file.
+pub fn read(path: &Path) -> Result<Vec<u8>, Diagnostic> {
+    files::read_capped(path, MAX_FILE_BYTES, Links::Refuse).map_err(|error| {
+        let message = match error {
+            ReadError::Link => "the file is a symbolic link; a mod's files must be ordinary files inside its folder \
+                                (to build on another mod, use `extends` in mod.toml)"
+                .to_string(),
+            ReadError::NotAFile => {
+                "this is not an ordinary file (a folder, device or pipe); a mod's files must be ordinary files".into()
+            }
+            ReadError::TooLarge { bytes, .. } => {
+                format!("the file is {bytes} bytes; mod files may be at most {MAX_FILE_BYTES} bytes")
+            }
+            ReadError::Io(error) => format!("cannot read the file: {error}"),
+        };
+        Diagnostic::error(message).in_file(display(path))
+    })
+}
+
+/// A mod file's bytes as loading sees them: the editor's unsaved text (`overlay`), else the new
+/// text an interrupted save left waiting under a temporary name (`waiting`, by the file it
+/// replaces), else the file.
+fn read_through(path: &Path, overlay: &Overlay, waiting: &HashMap<PathBuf, PathBuf>) -> Result<Vec<u8>, Diagnostic> {
+    match overlay.get(path) {
+        Some(text) => Ok(text.clone().into_bytes()),
+        None => read(waiting.get(path).map_or(path, PathBuf::as_path)),
     }
-    if !link.is_file() {
-        return Err(refuse(
-            "this is not an ordinary file (a folder, device or pipe); a mod's files must be ordinary files".into(),
-        ));
+}
+
+/// What an interrupted save of the editor left in `folder` (see [`crate::save::pending_replace`]),
+/// read without changing anything: the files whose new texts wait under temporary names go
+/// into `waiting`, to be read from there, with a warning saying so. A journal the editor did
+/// not write is ignored with a warning located at its faulty line.
+fn interrupted_save(folder: &Path, waiting: &mut HashMap<PathBuf, PathBuf>) -> Vec<Diagnostic> {
+    let journal = display(&folder.join(crate::save::REPLACE_JOURNAL));
+    match crate::save::pending_replace(folder) {
+        Ok(None) => Vec::new(),
+        Ok(Some(pending)) if pending.is_empty() => Vec::new(),
+        Ok(Some(pending)) => {
+            let count = pending.len();
+            waiting.extend(pending.into_iter().map(|file| (file.target, file.temporary)));
+            vec![
+                Diagnostic::warning(format!(
+                    "a save of this mod in the editor was interrupted: {count} file{} {} read from the new text{} \
+                     waiting under a temporary name; open the mod in the editor to finish the save",
+                    if count == 1 { "" } else { "s" },
+                    if count == 1 { "is" } else { "are" },
+                    if count == 1 { "" } else { "s" },
+                ))
+                .in_file(journal),
+            ]
+        }
+        Err(refused) => vec![
+            Diagnostic::warning(format!(
+                "{}; this is not a journal of Meeple's editor, so it is ignored and no file is renamed \
+                 (delete it)",
+                refused.reason
+            ))
+            .in_file(journal)
+            .at(refused.line, 0),
+        ],
     }
-    let too_big =
-        |size: u64| refuse(format!("the file is {size} bytes; mod files may be at most {MAX_FILE_BYTES} bytes"));
-    if link.len() > MAX_FILE_BYTES {
-        return Err(too_big(link.len()));
-    }
-    let file = std::fs::File::open(path).map_err(|e| refuse(format!("cannot read the file: {e}")))?;
-    // The size read, not the size announced, is what counts: the file may grow meanwhile.
-    let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(|e| refuse(format!("cannot read the file: {e}")))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(too_big(bytes.len() as u64));
-    }
-    Ok(bytes)
 }
 
 /// Loads, validates and compiles the mod in `folder`, with its setup options at their defaults.
@@ -150,26 +211,14 @@ pub type Overlay = std::collections::BTreeMap<PathBuf, String>;
 /// Loads the mod in `folder` with setup options chosen, reading the files `overlay` has from it
 /// instead of from the disk.
 pub fn load_mod_edited(folder: &Path, chosen: &Choices, overlay: &Overlay) -> Result<LoadedMod, Vec<Diagnostic>> {
-    // An editor killed in the middle of saving several files left a journal: finish its save
-    // first, so the mod is read whole — all the old files or all the new ones.
-    if let Err(error) = crate::save::finish_interrupted_replace(folder) {
-        return Err(vec![
-            Diagnostic::error(format!(
-                "an interrupted save of this mod could not be finished ({error}); open the folder with write access \
-                 or remove `{}` to keep the files as they are",
-                crate::save::REPLACE_JOURNAL
-            ))
-            .in_file(display(&folder.join(crate::save::REPLACE_JOURNAL))),
-        ]);
-    }
     let files = mod_files(folder).map_err(|d| vec![d])?;
-    let mut problems = Vec::new();
-    let read = |path: &Path| match overlay.get(path) {
-        Some(text) => Ok(text.clone().into_bytes()),
-        None => read(path),
-    };
-
-    let manifest_bytes = read(&files.manifest).map_err(|d| vec![d])?;
+    let mut problems = files.refused.clone();
+    // Loading never changes a file. An editor killed while saving several files left their new
+    // texts under temporary names and a journal naming them: the mod is read as that save
+    // finishes, from the temporary files, and the editor renames them when it opens the mod.
+    let mut waiting = HashMap::new();
+    problems.extend(interrupted_save(folder, &mut waiting));
+    let manifest_bytes = read_through(&files.manifest, overlay, &waiting).map_err(|d| vec![d])?;
     let manifest_data = source::load_files(vec![(display(&files.manifest), manifest_bytes)], &[]);
     let (manifest, manifest_ok) = match manifest_data.decode::<Manifest>() {
         Ok(manifest) => (manifest, true),
@@ -195,25 +244,40 @@ pub fn load_mod_edited(folder: &Path, chosen: &Choices, overlay: &Overlay) -> Re
             return Err(finish(problems));
         }
     };
+    let mut base_files = Vec::new();
+    for base in &bases {
+        let listed = mod_files(base).map_err(|d| vec![d])?;
+        problems.extend(listed.refused.iter().cloned());
+        problems.extend(interrupted_save(base, &mut waiting));
+        base_files.push(listed);
+    }
+    let read = |path: &Path| read_through(path, overlay, &waiting);
+    // Whether a data file could not be read: the keys and tables it holds then seem missing.
+    let mut unreadable = false;
     let mut layers = Vec::new();
     let mut base_hooks = Vec::new();
-    for base in &bases {
-        let base_files = mod_files(base).map_err(|d| vec![d])?;
+    for (base, listed) in bases.iter().zip(&base_files) {
         let mut layer = Vec::new();
-        for path in &base_files.data {
+        for path in &listed.data {
             match read(path) {
                 Ok(bytes) => layer.push((display(path), bytes)),
-                Err(d) => problems.push(d),
+                Err(d) => {
+                    unreadable = true;
+                    problems.push(d);
+                }
             }
         }
         layers.push(layer);
-        base_hooks.extend(base_files.hooks.iter().map(|p| (base.clone(), p.clone())));
+        base_hooks.extend(listed.hooks.iter().map(|p| (base.clone(), p.clone())));
     }
     let mut inputs = Vec::new();
     for path in &files.data {
         match read(path) {
             Ok(bytes) => inputs.push((display(path), bytes)),
-            Err(d) => problems.push(d),
+            Err(d) => {
+                unreadable = true;
+                problems.push(d);
+            }
         }
     }
     let no_data = inputs.is_empty() && bases.is_empty();
@@ -233,12 +297,22 @@ pub fn load_mod_edited(folder: &Path, chosen: &Choices, overlay: &Overlay) -> Re
     // Schema problems are reported, and whatever did read correctly is still compiled, so
     // mistakes in expressions and references show up in the same run.
     let mut broken = BTreeSet::new();
+    // A data file that could not be read or parsed is missing from the merged data: the tables
+    // and keys it holds seem missing, and the names it defines unknown. Those problems follow
+    // from its own, which is reported; they are not reported besides.
+    let incomplete = unreadable
+        || data_files
+            .diagnostics
+            .iter()
+            .any(|d| d.is_error() && (d.message.starts_with("invalid TOML") || d.message.contains("not valid UTF-8")));
     let data = match data_files.decode::<ModData>() {
         Ok(data) => data,
         Err(mut d) => {
-            if data_files.has_errors() || no_data {
-                // A file that could not be read or parsed, or no data file at all, explains any
-                // missing top-level table.
+            if incomplete {
+                d.retain(|p| !p.message.starts_with("missing required key"));
+            } else if data_files.has_errors() || no_data {
+                // No data file at all, or one that could not be merged, explains any missing
+                // top-level table.
                 d.retain(|p| !(p.table.is_none() && p.message.starts_with("missing required key")));
             }
             let mut value = data_files.root.to_toml_value();
@@ -304,7 +378,8 @@ pub fn load_mod_edited(folder: &Path, chosen: &Choices, overlay: &Overlay) -> Re
     };
     let hook_sources = hooks.clone();
     let mut ruleset = match compile_partial(manifest, data, hooks, &broken) {
-        Ok(ruleset) if problems.is_empty() => ruleset,
+        // Warnings (an interrupted save read whole) do not keep a mod from loading.
+        Ok(ruleset) if !problems.iter().any(Diagnostic::is_error) => ruleset,
         Ok(_) => {
             problems.extend(hook_syntax(&hook_sources));
             return Err(finish(problems));
@@ -312,6 +387,9 @@ pub fn load_mod_edited(folder: &Path, chosen: &Choices, overlay: &Overlay) -> Re
         Err(compile_problems) => {
             problems.extend(hook_syntax(&hook_sources));
             for problem in compile_problems {
+                if incomplete && problem.message.starts_with("unknown ") {
+                    continue;
+                }
                 // Manifest problems (id, api, seats, version) point into mod.toml.
                 let in_manifest = matches!(problem.path.first(), Some(PathSeg::Key(k)) if ["id", "api", "seats", "version"].contains(&k.as_str()))
                     && problem.path.len() <= 2;
@@ -416,7 +494,7 @@ fn extended_mods(folder: &Path, manifest: &Manifest) -> Result<Vec<PathBuf>, Dia
             return Err(Diagnostic::error("`extends` chains at most 8 mods").with_key("extends"));
         }
         // A mod id, never a path: a variant reaches only mods beside it or bundled ones.
-        if id.is_empty() || !id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_') {
+        if !is_mod_id(&id) {
             return Err(Diagnostic::error(format!(
                 "`extends = \"{id}\"` is not a mod id: write the id of a mod next to this one or a bundled \
                  mod (lowercase letters, digits and `_`), not a path"
@@ -425,7 +503,17 @@ fn extended_mods(folder: &Path, manifest: &Manifest) -> Result<Vec<PathBuf>, Dia
         }
         let beside = folder.parent().map(|p| p.join(&id));
         let bundled = bundled_mods_dir().join(&id);
-        let Some(base) = [beside, Some(bundled)].into_iter().flatten().find(|f| f.join("mod.toml").is_file()) else {
+        let found = [beside, Some(bundled)].into_iter().flatten().find(|f| f.join("mod.toml").is_file());
+        // A linked folder is not walked: the link could lead anywhere on the machine.
+        if let Some(linked) = found.as_ref().filter(|f| files::is_link(f)) {
+            return Err(Diagnostic::error(format!(
+                "`extends = \"{id}\"`: `{}` is a symbolic link; the mod extended must be a folder of its own, not \
+                 a link",
+                display(linked)
+            ))
+            .with_key("extends"));
+        }
+        let Some(base) = found else {
             let near: Vec<String> = folder
                 .parent()
                 .map(|p| {
@@ -761,10 +849,18 @@ fn locate_loc(sources: &Sources, loc: Option<Location>, table: &str, key: Option
     d
 }
 
-/// Every mod folder directly inside `root` (folders with a `mod.toml`), sorted by name.
+/// Every mod folder directly inside `root` (folders with a `mod.toml`), sorted by name. A link
+/// among them is not a mod folder: a folder of mods is walked like a mod's folder.
 pub fn discover(root: &Path) -> Vec<PathBuf> {
     let mut found: Vec<PathBuf> = std::fs::read_dir(root)
-        .map(|entries| entries.flatten().map(|e| e.path()).filter(|p| p.join("mod.toml").is_file()).collect())
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+                .map(|e| e.path())
+                .filter(|p| p.join("mod.toml").is_file())
+                .collect()
+        })
         .unwrap_or_default();
     found.sort();
     found
@@ -789,6 +885,38 @@ pub fn bundled_mods_dir() -> PathBuf {
         }
     }
     cwd
+}
+
+/// Whether `id` is a mod id, as `mod.toml` must write it: lowercase ASCII letters, digits and
+/// `_`, not empty. An id is never a path: no `/`, `.` or `..` can be in it.
+pub fn is_mod_id(id: &str) -> bool {
+    !id.is_empty() && id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+}
+
+/// Finds the mod a save or another file names by `id` among the mods in `folders` (the bundled
+/// mods, the user's mods), in order: never a path. An `id` that is not a mod id is refused.
+pub fn find_mod_by_id(id: &str, folders: &[PathBuf]) -> Result<PathBuf, Diagnostic> {
+    if !is_mod_id(id) {
+        let shown: String = id.chars().take(48).collect();
+        let cut = if shown.len() < id.len() { "…" } else { "" };
+        return Err(Diagnostic::error(format!(
+            "`{shown}{cut}` is not a mod id (lowercase letters, digits and `_`): a mod is named by its id here, never \
+             by a path"
+        )));
+    }
+    for root in folders {
+        if let Some(found) = discover(root).into_iter().find(|f| f.file_name().is_some_and(|n| n == id)) {
+            return Ok(found);
+        }
+    }
+    let known: Vec<String> = folders
+        .iter()
+        .flat_map(|root| discover(root))
+        .filter_map(|p| p.file_name()?.to_str().map(String::from))
+        .collect();
+    let looked: Vec<String> = folders.iter().map(|f| display(f)).collect();
+    Err(Diagnostic::error(format!("no mod `{id}` is installed (looked in {})", looked.join(", ")))
+        .with_suggestion(did_you_mean(id, known.iter().map(String::as_str))))
 }
 
 /// Resolves a mod named on the command line: a path to a folder, or the id of a bundled mod.
@@ -832,12 +960,15 @@ fn missing_hook_message(hooks: &[HookSource], name: &str) -> String {
 /// The Lua syntax errors of a mod's scenario tests (`tests/*.lua`), so `meeple check` finds a
 /// broken test file before `meeple test` runs it.
 pub fn scenario_syntax_problems(folder: &Path) -> Vec<Diagnostic> {
-    let Ok(entries) = std::fs::read_dir(folder.join("tests")) else { return Vec::new() };
-    let mut paths: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "lua"))
-        .collect();
+    // Listed as loading lists them: a linked `tests` folder is refused, not walked.
+    let listed = match mod_files(folder) {
+        Ok(listed) => listed,
+        Err(problem) => return vec![problem],
+    };
+    if !listed.refused.is_empty() {
+        return listed.refused;
+    }
+    let mut paths: Vec<PathBuf> = listed.tests.into_iter().chain(listed.test_helpers).collect();
     paths.sort();
     let folder_name = folder.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
     let mut problems = Vec::new();

@@ -14,18 +14,77 @@ use crate::source::{RawNode, RawValue, Sources};
 /// Chosen options: option id → choice id.
 pub type Choices = BTreeMap<String, String>;
 
+/// Setup options one mod may declare. `meeple check` loads a mod once per choice, so these
+/// bound what checking a mod costs.
+pub const MAX_OPTIONS: usize = 16;
+/// Choices one option may offer.
+pub const MAX_CHOICES: usize = 32;
+/// Choices of all options together: `meeple check` loads the mod at most this many times.
+pub const MAX_CHOICES_IN_ALL: usize = 64;
+
+/// Problems with how many options and choices a mod declares, located at the tables that hold
+/// too many.
+fn count_problems(options: &crate::source::RawTable, options_node: &RawNode, sources: &Sources) -> Vec<Diagnostic> {
+    let mut problems = Vec::new();
+    if options.len() > MAX_OPTIONS {
+        problems.push(
+            sources
+                .diagnostic(options_node.key_or_value_loc(), format!(
+                    "the mod declares {} setup options; a mod may have at most {MAX_OPTIONS}",
+                    options.len()
+                ))
+                .in_table("options"),
+        );
+    }
+    let mut in_all = 0usize;
+    for (id, option) in options.iter() {
+        let Some(choices) = option.get("choices") else { continue };
+        let count = choices.as_table().map_or(0, |c| c.len());
+        in_all += count;
+        if count > MAX_CHOICES {
+            problems.push(
+                sources
+                    .diagnostic(choices.key_or_value_loc(), format!(
+                        "the option offers {count} choices; an option may offer at most {MAX_CHOICES}"
+                    ))
+                    .in_table(format!("options.{}", crate::diag::shown(id)))
+                    .with_key("choices"),
+            );
+        }
+    }
+    if in_all > MAX_CHOICES_IN_ALL && problems.is_empty() {
+        problems.push(
+            sources
+                .diagnostic(options_node.key_or_value_loc(), format!(
+                    "the options offer {in_all} choices in all; a mod may offer at most {MAX_CHOICES_IN_ALL} \
+                     (`meeple check` loads the mod once for each)"
+                ))
+                .in_table("options"),
+        );
+    }
+    problems
+}
+
 /// Writes the values of the chosen options (each option's default when `chosen` does not name
 /// it) into `root`. Returns every option's choice and the problems met: an unknown option or
 /// choice asked for, a default naming no choice, a path naming no table of the data.
 pub fn apply(root: &mut RawNode, chosen: &Choices, sources: &Sources) -> (Choices, Vec<Diagnostic>) {
     let mut problems = Vec::new();
     let mut made = Choices::new();
-    let Some(options) = root.get("options").and_then(RawNode::as_table).cloned() else {
+    let Some(options_node) = root.get("options").cloned() else {
         for id in chosen.keys() {
-            problems.push(Diagnostic::error(format!("the mod has no setup options; `{id}` cannot be chosen")));
+            problems.push(Diagnostic::error(format!(
+                "the mod has no setup options; `{}` cannot be chosen",
+                crate::diag::shown(id)
+            )));
         }
         return (made, problems);
     };
+    let Some(options) = options_node.as_table().cloned() else { return (made, problems) };
+    let too_many = count_problems(&options, &options_node, sources);
+    if !too_many.is_empty() {
+        return (made, too_many);
+    }
     for id in chosen.keys() {
         if options.get(id).is_none() {
             let hint = did_you_mean(id, options.iter().map(|(k, _)| k));
@@ -98,8 +157,15 @@ pub fn load_every_choice(folder: &Path) -> Result<LoadedMod, Vec<Diagnostic>> {
         Err(problems) => (None, problems),
     };
     let with_defaults = found.clone();
-    for (option, default, choices) in options {
-        for choice in choices.into_iter().filter(|choice| *choice != default) {
+    // However many choices a broken mod writes, it is loaded at most once per choice allowed
+    // (its problem with too many is among the defaults' problems already).
+    let mut loads_left = MAX_CHOICES_IN_ALL;
+    for (option, default, choices) in options.into_iter().take(MAX_OPTIONS) {
+        for choice in choices.into_iter().filter(|choice| *choice != default).take(MAX_CHOICES) {
+            if loads_left == 0 {
+                break;
+            }
+            loads_left -= 1;
             let chosen = Choices::from([(option.clone(), choice.clone())]);
             let problems = match load_mod_with(folder, &chosen) {
                 Ok(loaded) => loaded.warnings,

@@ -16,6 +16,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 
+use crate::files::{self, Links, ReadError};
 use crate::game::record::{from_record, to_record};
 use crate::game::{Action, ActionRecord, Engine, Events, GameSetup, GameState};
 use crate::rules::Ruleset;
@@ -65,6 +66,8 @@ pub enum SaveError {
     Read { path: String, source: io::Error },
     #[error("cannot write {path}: {source}")]
     Write { path: String, source: io::Error },
+    #[error("{path} is not an ordinary file (a folder, device or pipe), so it is not read as a save")]
+    NotAFile { path: String },
     #[error("{path} is empty, not a Meeple save file")]
     Empty { path: String },
     #[error("{path} is {bytes} bytes, too large for a Meeple save file (at most {MAX_SAVE_BYTES} bytes)")]
@@ -156,16 +159,17 @@ impl SaveFile {
         write_atomically(path, &json).map_err(write_error)
     }
 
-    /// Reads a save, checking its format and version.
+    /// Reads a save, checking its format and version. The save must be an ordinary file (a
+    /// link the user made to one is followed; a pipe or a device is refused without waiting on
+    /// it) of at most [`MAX_SAVE_BYTES`].
     pub fn read(path: &Path) -> Result<Self, SaveError> {
         let shown = path.display().to_string();
-        let read_error = |source| SaveError::Read { path: shown.clone(), source };
-        // Checked before reading, so a huge file is refused without filling the memory.
-        let bytes = std::fs::metadata(path).map_err(read_error)?.len();
-        if bytes > MAX_SAVE_BYTES {
-            return Err(SaveError::TooLarge { path: shown, bytes });
-        }
-        let contents = std::fs::read(path).map_err(read_error)?;
+        let contents = match files::read_capped(path, MAX_SAVE_BYTES, Links::Follow) {
+            Ok(contents) => contents,
+            Err(ReadError::Io(source)) => return Err(SaveError::Read { path: shown, source }),
+            Err(ReadError::TooLarge { bytes, .. }) => return Err(SaveError::TooLarge { path: shown, bytes }),
+            Err(ReadError::Link | ReadError::NotAFile) => return Err(SaveError::NotAFile { path: shown }),
+        };
         Self::parse(&contents, &shown)
     }
 
@@ -229,6 +233,22 @@ impl SaveFile {
         if save.state_hash.len() != 16 || !save.state_hash.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
             return Err(damaged(format!("its state_hash `{}` is not 16 lowercase hex digits", save.state_hash)));
         }
+        // The mod is found by this id among the installed mods: it must not be a path.
+        if !crate::loader::is_mod_id(&save.mod_ref.id) {
+            return Err(damaged(format!(
+                "its mod `{}` is not a mod id (lowercase letters, digits and `_`); a save names its mod, \
+                 never a folder",
+                echoed(&save.mod_ref.id)
+            )));
+        }
+        // A board of its own is what scenario tests set up; a saved game is a game of the mod
+        // as it is, on the mod's board.
+        if save.setup.board.is_some() {
+            return Err(damaged(
+                "its setup carries a board of its own (`setup.board`); a saved game is played on its mod's board"
+                    .into(),
+            ));
+        }
         if let Some(state) = save.state.as_mut() {
             state.rebuild_derived();
             // The snapshot is only a shortcut to the state the actions lead to; one that is not
@@ -250,6 +270,12 @@ impl SaveFile {
         events: &mut Events,
     ) -> Result<(GameState, Vec<(u8, Action)>), SaveError> {
         let rules = engine.rules().clone();
+        if self.setup.board.is_some() {
+            return Err(SaveError::Setup {
+                path: shown.into(),
+                reason: "the setup carries a board of its own; a saved game is played on its mod's board".into(),
+            });
+        }
         if rules.manifest.id != self.mod_ref.id {
             return Err(SaveError::WrongMod {
                 path: shown.into(),
@@ -273,6 +299,16 @@ impl SaveFile {
             return Err(SaveError::HashMismatch { path: shown.into(), saved: self.state_hash.clone(), replayed });
         }
         Ok((state, history))
+    }
+}
+
+/// A text from a file as a message shows it: whole when short, else its beginning and its size,
+/// so a name of a megabyte does not make a message of a megabyte.
+fn echoed(text: &str) -> String {
+    const SHOWN_CHARS: usize = 48;
+    match text.char_indices().nth(SHOWN_CHARS) {
+        Some((cut, _)) => format!("{}… ({} bytes)", &text[..cut], text.len()),
+        None => text.to_string(),
     }
 }
 
@@ -441,59 +477,207 @@ pub enum ReplaceError {
     NotFlushed { source: io::Error },
 }
 
-/// The journal of a [`replace_files`] in progress, in the folder of its first file: one line
-/// per file, the temporary file and the file it replaces, separated by a tab. Written (atomically)
-/// once every new text is on disk and removed once every rename is done, so a process killed
-/// between the two leaves it behind, and [`finish_interrupted_replace`] completes the renames.
+/// The journal of a [`replace_files`] in progress, in the folder the files are in (a mod's
+/// folder): one line per file, the temporary file and the file it replaces, separated by a tab,
+/// both relative to that folder. Written (atomically) once every new text is on disk and
+/// removed once every rename is done, so a process killed between the two leaves it behind, and
+/// [`finish_interrupted_replace`] completes the renames when the editor next opens the folder.
 pub const REPLACE_JOURNAL: &str = ".meeple-replace.journal";
+
+/// The largest journal read: a line per file of a mod is a few kilobytes.
+pub const MAX_JOURNAL_BYTES: u64 = 1 << 20;
+
+/// One file of an interrupted [`replace_files`]: its new text, still under its temporary name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PendingFile {
+    /// The file to replace, inside the folder (the folder joined with the journal's path).
+    pub target: PathBuf,
+    /// The temporary file holding its new text, beside it.
+    pub temporary: PathBuf,
+}
+
+/// Why a journal is not followed: it names something Meeple's editor never writes there.
+#[derive(Debug, thiserror::Error)]
+#[error("{journal}{}: {reason}", if *line > 0 { format!(":{line}") } else { String::new() })]
+pub struct JournalRefused {
+    /// The journal, as shown.
+    pub journal: String,
+    /// The line at fault (1-based), 0 for the whole file.
+    pub line: u32,
+    pub reason: String,
+}
+
+/// Why [`finish_interrupted_replace`] did not finish a save.
+#[derive(Debug, thiserror::Error)]
+pub enum FinishError {
+    /// The journal was not followed, and nothing was renamed.
+    #[error("{0}; it is not followed, and no file was renamed")]
+    Refused(#[from] JournalRefused),
+    #[error("finishing an interrupted save: {0}")]
+    Io(#[from] io::Error),
+}
+
+/// Reads the journal an interrupted [`replace_files`] left in `folder`, without changing
+/// anything: `None` when there is none, else the files whose new text still waits under its
+/// temporary name. The journal is read like a mod's files (an ordinary file, not a link, at most
+/// [`MAX_JOURNAL_BYTES`]) and is followed only when every line names what Meeple itself writes
+/// there: a file inside `folder` by a relative path without `..`, reached through real folders,
+/// never a link, and beside it a temporary file named as [`StagedFile`] names them. Anything
+/// else refuses the whole journal: it was not written by Meeple, and following it could move
+/// files anywhere.
+pub fn pending_replace(folder: &Path) -> Result<Option<Vec<PendingFile>>, JournalRefused> {
+    let path = folder.join(REPLACE_JOURNAL);
+    let refused = |line: u32, reason: String| JournalRefused { journal: path.display().to_string(), line, reason };
+    if std::fs::symlink_metadata(&path).is_err() {
+        return Ok(None);
+    }
+    let bytes =
+        files::read_capped(&path, MAX_JOURNAL_BYTES, Links::Refuse).map_err(|error| refused(0, error.to_string()))?;
+    let text = String::from_utf8(bytes).map_err(|_| refused(0, "the journal is not UTF-8 text".into()))?;
+    let mut pending = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let number = index as u32 + 1;
+        let Some((temporary, target)) = line.split_once('\t') else {
+            return Err(refused(number, "a line is not a temporary file and a file separated by a tab".into()));
+        };
+        let file = journal_entry(folder, temporary, target).map_err(|reason| refused(number, reason))?;
+        // A temporary file already renamed (or never written) leaves nothing to do.
+        if std::fs::symlink_metadata(&file.temporary).is_ok() {
+            pending.push(file);
+        }
+    }
+    Ok(Some(pending))
+}
+
+/// Checks one line of a journal: the file to replace and its temporary file, as paths relative
+/// to `folder`; both must be what [`replace_files`] writes there.
+fn journal_entry(folder: &Path, temporary: &str, target: &str) -> Result<PendingFile, String> {
+    let target_path =
+        relative_inside(target).ok_or_else(|| format!("`{}` is not a path inside the mod folder", echoed(target)))?;
+    let temporary_path = relative_inside(temporary)
+        .ok_or_else(|| format!("`{}` is not a path inside the mod folder", echoed(temporary)))?;
+    let target_name = target_path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let temporary_name = temporary_path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    if target_path.parent() != temporary_path.parent() || !is_staged_name(temporary_name, target_name) {
+        return Err(format!("`{}` is not a temporary file Meeple writes for `{}`", echoed(temporary), echoed(target)));
+    }
+    if target_name == REPLACE_JOURNAL {
+        return Err("the journal names itself".into());
+    }
+    // Every folder on the way is a real one: through a linked folder, a path inside the mod
+    // leads anywhere.
+    let mut walked = folder.to_path_buf();
+    for component in target_path.parent().into_iter().flat_map(Path::components) {
+        walked.push(component);
+        if !files::is_real_folder(&walked) {
+            return Err(format!("`{}` is not a folder of the mod (a link, or missing)", echoed(target)));
+        }
+    }
+    let target = folder.join(&target_path);
+    let temporary = folder.join(&temporary_path);
+    for (path, shown) in [(&target, target_path.as_path()), (&temporary, temporary_path.as_path())] {
+        if let Ok(metadata) = std::fs::symlink_metadata(path)
+            && !metadata.is_file()
+        {
+            return Err(format!(
+                "`{}` is not an ordinary file (a link, folder, device or pipe)",
+                echoed(&shown.to_string_lossy())
+            ));
+        }
+    }
+    Ok(PendingFile { target, temporary })
+}
+
+/// `text` as a path relative to a folder that stays inside it: not empty, not absolute, only
+/// names (no `..`, `.`, root or drive), each a file name Meeple could have written.
+fn relative_inside(text: &str) -> Option<PathBuf> {
+    use std::path::Component;
+    let path = Path::new(text);
+    let plain = !text.is_empty()
+        && !text.contains(['\\', '\0'])
+        && path.components().all(|c| matches!(c, Component::Normal(_)))
+        && text.split('/').all(|part| !part.is_empty() && part != "." && part != "..");
+    plain.then(|| path.to_path_buf())
+}
+
+/// A relative path as the journal writes it, with `/` between names on every system.
+fn slashed(path: &Path) -> String {
+    path.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
+}
+
+/// Whether `temporary` is a name [`StagedFile::write`] gives a new text of `target`:
+/// `.TARGET.PID-N.tmp`.
+fn is_staged_name(temporary: &str, target: &str) -> bool {
+    let Some(rest) = temporary.strip_prefix('.').and_then(|r| r.strip_prefix(target)) else { return false };
+    let Some(numbers) = rest.strip_prefix('.').and_then(|r| r.strip_suffix(".tmp")) else { return false };
+    let digits = |s: &str| !s.is_empty() && s.len() <= 20 && s.bytes().all(|b| b.is_ascii_digit());
+    numbers.split_once('-').is_some_and(|(pid, n)| digits(pid) && digits(n))
+}
 
 /// Completes a [`replace_files`] that a killed process left half done in `folder`: every
 /// temporary file its journal names that is still there is renamed over its file, so the files
-/// are all new — a multi-file save is all or nothing. Returns whether there was one to finish.
-/// The loader calls this before reading a mod, so no one reads a half-saved mod.
-pub fn finish_interrupted_replace(folder: &Path) -> io::Result<bool> {
-    let journal = folder.join(REPLACE_JOURNAL);
-    let text = match std::fs::read_to_string(&journal) {
-        Ok(text) => text,
-        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(false),
-        Err(error) => return Err(error),
-    };
+/// are all new — a multi-file save is all or nothing. Returns whether a file was left to
+/// rename (a journal whose renames were all done is only removed).
+///
+/// Only the editor calls this, when it opens a mod: loading a mod never changes a file (the
+/// loader reads the waiting new texts in place of the files instead, see
+/// [`pending_replace`]). A journal that names anything but the editor's own temporary files
+/// inside `folder` is refused whole, and nothing is renamed.
+pub fn finish_interrupted_replace(folder: &Path) -> Result<bool, FinishError> {
+    let Some(pending) = pending_replace(folder)? else { return Ok(false) };
     let mut folders = vec![folder.to_path_buf()];
-    for line in text.lines() {
-        let Some((temporary, target)) = line.split_once('\t') else { continue };
-        let (temporary, target) = (Path::new(temporary), Path::new(target));
-        if temporary.exists() {
-            std::fs::rename(temporary, target)?;
-            folders.push(folder_of(target));
-        }
+    for file in &pending {
+        std::fs::rename(&file.temporary, &file.target).map_err(|error| {
+            context(error, format!("renaming {} to {}", file.temporary.display(), file.target.display()))
+        })?;
+        folders.push(folder_of(&file.target));
     }
     folders.sort();
     folders.dedup();
     for folder in &folders {
         sync_folder(folder)?;
     }
-    std::fs::remove_file(&journal)?;
+    std::fs::remove_file(folder.join(REPLACE_JOURNAL))?;
     sync_folder(folder)?;
-    Ok(true)
+    Ok(!pending.is_empty())
 }
 
-/// Replaces several files with new contents: every new text written and flushed under a
-/// temporary name first (where writing fails — a read-only folder, a full disk — and then no
-/// file has changed), then a journal naming them, then each renamed over its file (atomic per
-/// file), then the folders flushed and the journal removed. When a rename fails the files
-/// already replaced are put back from their old contents, read before anything was renamed. No
-/// temporary file is left behind, whatever happens — short of the process being killed: then
-/// either no file has changed, or the journal lets [`finish_interrupted_replace`] make them all
-/// new, and a `.*.tmp` of an unfinished write may remain.
-pub fn replace_files(files: &[(&Path, &[u8])]) -> Result<(), ReplaceError> {
+/// Replaces several files inside `folder` with new contents: every new text written and
+/// flushed under a temporary name first (where writing fails — a read-only folder, a full disk
+/// — and then no file has changed), then a journal in `folder` naming them, then each renamed
+/// over its file (atomic per file), then the folders flushed and the journal removed. When a
+/// rename fails the files already replaced are put back from their old contents, read before
+/// anything was renamed. No temporary file is left behind, whatever happens — short of the
+/// process being killed: then either no file has changed, or the journal lets
+/// [`finish_interrupted_replace`] make them all new, and a `.*.tmp` of an unfinished write may
+/// remain. Every file must lie inside `folder` (by a path without `..`) and not be a link,
+/// since the journal names only such files.
+pub fn replace_files(folder: &Path, files: &[(&Path, &[u8])]) -> Result<(), ReplaceError> {
     let shown = |path: &Path| path.display().to_string();
+    let refused = |path: &Path, reason: &str| ReplaceError::NothingChanged {
+        path: shown(path),
+        source: io::Error::new(io::ErrorKind::InvalidInput, reason.to_string()),
+    };
+    // Each file by its path relative to the folder, as the journal names it.
+    let mut relative = Vec::with_capacity(files.len());
+    for &(path, _) in files {
+        let inside = path.strip_prefix(folder).ok().and_then(Path::to_str).and_then(relative_inside);
+        let Some(inside) = inside.filter(|p| !p.to_string_lossy().contains(['\t', '\n', '\r'])) else {
+            return Err(refused(path, "not a file inside the folder saved to, by a plain path"));
+        };
+        if files::is_link(path) {
+            return Err(refused(path, "the file is a symbolic link"));
+        }
+        relative.push(inside);
+    }
     // Each file's new contents staged, with its old contents (`None`: it did not exist).
     let mut staged = Vec::with_capacity(files.len());
     for &(path, bytes) in files {
-        let old = match std::fs::read(path) {
+        let old = match files::read_capped(path, MAX_SAVE_BYTES, Links::Refuse) {
             Ok(old) => Some(old),
-            Err(error) if error.kind() == io::ErrorKind::NotFound => None,
-            Err(source) => return Err(ReplaceError::NothingChanged { path: shown(path), source }),
+            Err(ReadError::Io(error)) if error.kind() == io::ErrorKind::NotFound => None,
+            Err(ReadError::Io(source)) => return Err(ReplaceError::NothingChanged { path: shown(path), source }),
+            Err(error) => return Err(refused(path, &error.to_string())),
         };
         match StagedFile::write(path, bytes) {
             Ok(file) => staged.push((file, old)),
@@ -502,11 +686,15 @@ pub fn replace_files(files: &[(&Path, &[u8])]) -> Result<(), ReplaceError> {
     }
     let mut folders: Vec<PathBuf> = staged.iter().map(|(file, _)| folder_of(file.target())).collect();
     // With several files, a journal makes the renames all or nothing across a kill.
-    let journal = (staged.len() > 1).then(|| folders[0].join(REPLACE_JOURNAL));
+    let journal = (staged.len() > 1).then(|| folder.join(REPLACE_JOURNAL));
     if let Some(journal) = &journal {
         let lines: String = staged
             .iter()
-            .map(|(file, _)| format!("{}\t{}\n", file.temporary().display(), file.target().display()))
+            .zip(&relative)
+            .map(|((file, _), target)| {
+                let temporary = target.with_file_name(file.temporary().file_name().unwrap_or_default());
+                format!("{}\t{}\n", slashed(&temporary), slashed(target))
+            })
             .collect();
         if let Err(source) = write_atomically(journal, lines.as_bytes()) {
             return Err(ReplaceError::NothingChanged { path: shown(journal), source });

@@ -13,12 +13,12 @@ use mlua::chunk::ChunkMode;
 use mlua::{Lua, LuaSerdeExt, MultiValue, Table, UserData, UserDataMethods, Value as LuaValue};
 
 use crate::board::BoardSpec;
-use crate::diag::did_you_mean;
+use crate::diag::{did_you_mean, shown};
 use crate::game::record::{from_record, to_record};
 use crate::game::render::{event_json, outcome_json, state_json};
 use crate::game::state::{NO_SEAT, SeatStatus};
 use crate::game::{Action, ActionRecord, Engine, Events, GameSetup, GameState, SeatSetup};
-use crate::lua::sandbox;
+use crate::lua::{sandbox, show_value};
 use crate::rules::Ruleset;
 
 /// How long one test may run before it is stopped.
@@ -89,30 +89,68 @@ function test(name, body)
   tests[#tests + 1] = { name = name, body = body }
 end
 function __tests() return tests end
-local function show(v)
-  if type(v) == "table" then
-    local parts = {}
-    for i, x in ipairs(v) do parts[#parts + 1] = show(x) end
-    if #parts > 0 or next(v) == nil then return "{" .. table.concat(parts, ", ") .. "}" end
-    local keys = {}
-    for k in pairs(v) do keys[#keys + 1] = tostring(k) end
-    table.sort(keys)
-    for _, k in ipairs(keys) do parts[#parts + 1] = k .. " = " .. show(v[k]) end
-    return "{" .. table.concat(parts, ", ") .. "}"
-  elseif type(v) == "string" then
+-- A value as a failed expectation shows it: a long string cut, a table to a few levels and a
+-- few dozen values, and a table met again inside itself as <cycle>.
+local function show(v, depth, budget, path)
+  if type(v) == "string" then
+    if #v > 60 then return string.format("%q", v:sub(1, 60)) .. "… (" .. #v .. " bytes)" end
     return string.format("%q", v)
   end
-  return tostring(v)
+  if type(v) ~= "table" then return tostring(v) end
+  depth, budget, path = depth or 0, budget or { 100 }, path or {}
+  if path[v] then return "<cycle>" end
+  if depth >= 8 then return "{…}" end
+  path[v] = true
+  local parts = {}
+  local function add(text)
+    if #parts >= 20 or budget[1] <= 0 then
+      parts[#parts + 1] = "…"
+      return false
+    end
+    budget[1] = budget[1] - 1
+    parts[#parts + 1] = text()
+    return true
+  end
+  for _, x in ipairs(v) do
+    if not add(function() return show(x, depth + 1, budget, path) end) then break end
+  end
+  if #parts == 0 and next(v) ~= nil then
+    local keys = {}
+    for k in pairs(v) do keys[#keys + 1] = { text = tostring(k), key = k } end
+    table.sort(keys, function(x, y) return x.text < y.text end)
+    for _, k in ipairs(keys) do
+      if not add(function() return k.text .. " = " .. show(v[k.key], depth + 1, budget, path) end) then break end
+    end
+  end
+  path[v] = nil
+  return "{" .. table.concat(parts, ", ") .. "}"
 end
-local function same(a, b)
+-- Whether two values are equal, tables by content. A pair of tables compared already, or
+-- being compared further up (the tables hold themselves), counts as equal, so shared and
+-- cyclic tables are compared once; nesting deeper than 100 levels is refused.
+local function same(a, b, depth, assumed)
   if type(a) ~= type(b) then return false end
   if type(a) ~= "table" then return a == b end
-  for k, v in pairs(a) do if not same(v, b[k]) then return false end end
+  depth, assumed = depth or 0, assumed or {}
+  local compared = assumed[a]
+  if compared and compared[b] then return true end
+  if depth >= 100 then return nil, "the tables are nested deeper than 100 levels" end
+  if not compared then
+    compared = {}
+    assumed[a] = compared
+  end
+  compared[b] = true
+  for k, v in pairs(a) do
+    local equal, problem = same(v, b[k], depth + 1, assumed)
+    if not equal then return equal, problem end
+  end
   for k in pairs(b) do if a[k] == nil then return false end end
   return true
 end
 function expect_eq(actual, expected, message)
-  if not same(actual, expected) then
+  local equal, problem = same(actual, expected)
+  if problem then error((message and (message .. ": ") or "") .. "expect_eq: " .. problem, 2) end
+  if not equal then
     error((message and (message .. ": ") or "") .. "expected " .. show(expected) .. ", got " .. show(actual), 2)
   end
 end
@@ -161,14 +199,13 @@ fn run_file(
         return fail_file(sandbox::error_text(&e));
     }
     for (helper_path, helper_text) in helpers {
-        let chunk = lua.load(helper_text.as_str()).set_name(format!("@{helper_path}")).set_mode(ChunkMode::Text);
-        if let Err(e) = sandbox::refuse_close_attribute(helper_text, helper_path).and_then(|()| chunk.exec()) {
+        let chunk = sandbox::compile(&lua, helper_text, &format!("@{helper_path}"));
+        if let Err(e) = chunk.and_then(|chunk| chunk.call::<()>(())) {
             return fail_file(sandbox::error_text(&e));
         }
     }
-    if let Err(e) = sandbox::refuse_close_attribute(&text, &shown)
-        .and_then(|()| lua.load(text.as_str()).set_name(format!("@{shown}")).set_mode(ChunkMode::Text).exec())
-    {
+    let chunk = sandbox::compile(&lua, &text, &format!("@{shown}"));
+    if let Err(e) = chunk.and_then(|chunk| chunk.call::<()>(())) {
         return fail_file(sandbox::error_text(&e));
     }
     let tests: Table = match lua.globals().get::<mlua::Function>("__tests").and_then(|f| f.call(())) {
@@ -257,24 +294,38 @@ fn install(lua: &Lua, rules: Arc<Ruleset>) -> mlua::Result<()> {
 const MAX_PLAIN_VALUES: usize = 100_000;
 
 /// Refuses a table too large to convert: one holding the same table twice at every level
-/// doubles the work with each level, and conversion would not end.
+/// doubles the work with each level, and conversion would not end; one holding itself would
+/// be converted for ever.
 fn check_plain_size(value: &LuaValue, what: &str) -> mlua::Result<()> {
-    fn count(value: &LuaValue, depth: usize, seen: &mut usize) -> Result<(), ()> {
+    enum Refusal {
+        TooLarge,
+        HoldsItself,
+    }
+    fn count(value: &LuaValue, path: &mut Vec<*const std::ffi::c_void>, seen: &mut usize) -> Result<(), Refusal> {
         *seen += 1;
-        if *seen > MAX_PLAIN_VALUES || depth > 64 {
-            return Err(());
+        if *seen > MAX_PLAIN_VALUES || path.len() > 64 {
+            return Err(Refusal::TooLarge);
         }
         if let LuaValue::Table(table) = value {
-            for pair in table.pairs::<LuaValue, LuaValue>() {
-                let (key, item) = pair.map_err(|_| ())?;
-                count(&key, depth + 1, seen)?;
-                count(&item, depth + 1, seen)?;
+            let address = table.to_pointer();
+            if path.contains(&address) {
+                return Err(Refusal::HoldsItself);
             }
+            path.push(address);
+            for pair in table.pairs::<LuaValue, LuaValue>() {
+                let (key, item) = pair.map_err(|_| Refusal::TooLarge)?;
+                count(&key, path, seen)?;
+                count(&item, path, seen)?;
+            }
+            path.pop();
         }
         Ok(())
     }
-    count(value, 0, &mut 0).map_err(|()| {
-        runtime(format!("{what}: the table is too large or too deep (more than {MAX_PLAIN_VALUES} values)"))
+    count(value, &mut Vec::new(), &mut 0).map_err(|refusal| match refusal {
+        Refusal::TooLarge => {
+            runtime(format!("{what}: the table is too large or too deep (more than {MAX_PLAIN_VALUES} values)"))
+        }
+        Refusal::HoldsItself => runtime(format!("{what}: the table holds itself (a cycle)")),
     })
 }
 
@@ -301,10 +352,13 @@ impl Scenario {
         match value {
             LuaValue::String(s) => {
                 let label = s.to_string_lossy();
-                self.state.board.find(&label).ok_or_else(|| runtime(format!("no space is labelled `{label}`")))
+                self.state
+                    .board
+                    .find(&label)
+                    .ok_or_else(|| runtime(format!("no space is labelled `{}`", shown(&label))))
             }
             LuaValue::Integer(n) if (1..=count).contains(n) => Ok((*n - 1) as u32),
-            other => Err(runtime(format!("expected a space label or 1..{count}, got {other:?}"))),
+            other => Err(runtime(format!("expected a space label or 1..{count}, got {}", show_value(other)))),
         }
     }
 
@@ -327,11 +381,11 @@ impl Scenario {
             None if kinds.is_empty() => "; the mod declares no `[pieces]`".into(),
             None => format!("; the mod's piece kinds: {}", kinds.join(", ")),
         };
-        Err(runtime(format!("unknown piece kind `{id}`{hint}")))
+        Err(runtime(format!("unknown piece kind `{}`{hint}", shown(id))))
     }
 
     fn item(&self, id: &str) -> mlua::Result<u16> {
-        self.rules().item_index(id).map(|i| i as u16).ok_or_else(|| runtime(format!("unknown item `{id}`")))
+        self.rules().item_index(id).map(|i| i as u16).ok_or_else(|| runtime(format!("unknown item `{}`", shown(id))))
     }
 
     /// The position of an item a piece holds.
@@ -339,13 +393,13 @@ impl Scenario {
         let p = self.piece(piece)?;
         let i = self.item(item)?;
         let position = self.state.pieces[p].items.iter().position(|h| h.item == i);
-        position.map(|pos| (p, pos)).ok_or_else(|| runtime(format!("piece {piece} holds no `{item}`")))
+        position.map(|pos| (p, pos)).ok_or_else(|| runtime(format!("piece {piece} holds no `{}`", shown(item))))
     }
 
     fn seat(&self, value: &LuaValue) -> mlua::Result<u8> {
         match value {
             LuaValue::Integer(n) if (1..=self.state.seats.len() as i64).contains(n) => Ok((*n - 1) as u8),
-            other => Err(runtime(format!("expected a seat 1..{}, got {other:?}", self.state.seats.len()))),
+            other => Err(runtime(format!("expected a seat 1..{}, got {}", self.state.seats.len(), show_value(other)))),
         }
     }
 
@@ -385,22 +439,29 @@ impl UserData for Scenario {
         });
         methods.add_method("counter", |_, g, (space, name): (LuaValue, String)| {
             let s = g.space(&space)?;
-            let c = g.rules().counter_index(&name).ok_or_else(|| runtime(format!("unknown space counter `{name}`")))?;
+            let c = g
+                .rules()
+                .counter_index(&name)
+                .ok_or_else(|| runtime(format!("unknown space counter `{}`", shown(&name))))?;
             Ok(g.state.counter(s, c as u16))
         });
         methods.add_method("resource", |_, g, (seat, name): (LuaValue, String)| {
             let s = g.seat(&seat)?;
-            let r = g.rules().resource_index(&name).ok_or_else(|| runtime(format!("unknown resource `{name}`")))?;
+            let r = g
+                .rules()
+                .resource_index(&name)
+                .ok_or_else(|| runtime(format!("unknown resource `{}`", shown(&name))))?;
             Ok(g.state.seats[s as usize].resources[r])
         });
         methods.add_method("var", |_, g, name: String| {
-            let v = g.rules().var_index(&name).ok_or_else(|| runtime(format!("unknown variable `{name}`")))?;
+            let v =
+                g.rules().var_index(&name).ok_or_else(|| runtime(format!("unknown variable `{}`", shown(&name))))?;
             Ok(g.state.vars[v])
         });
         methods.add_method("stat", |_, g, (piece, name): (usize, String)| {
             let p =
                 piece.checked_sub(1).filter(|p| *p < g.state.pieces.len()).ok_or_else(|| runtime("no such piece"))?;
-            let s = g.rules().stat_index(&name).ok_or_else(|| runtime(format!("unknown stat `{name}`")))?;
+            let s = g.rules().stat_index(&name).ok_or_else(|| runtime(format!("unknown stat `{}`", shown(&name))))?;
             Ok(g.state.pieces[p].stats[s])
         });
         methods.add_method("piece_space", |_, g, piece: usize| {
@@ -469,7 +530,7 @@ impl UserData for Scenario {
         methods.add_method_mut("legal", |lua, g, ()| {
             let rules = g.rules();
             let mut actions = Vec::new();
-            g.engine.legal_actions(&g.state, &mut actions);
+            g.engine.legal_actions(&g.state, &mut actions).map_err(|e| runtime(e.to_string()))?;
             let seat = g.state.turn.seat;
             let records: Vec<ActionRecord> = actions.iter().map(|a| to_record(&rules, &g.state, seat, a)).collect();
             lua.to_value(&records)
@@ -504,20 +565,23 @@ impl UserData for Scenario {
         methods.add_method_mut("set_counter", |_, g, (space, name, value): (LuaValue, String, i64)| {
             let s = g.space(&space)?;
             let rules = g.rules();
-            let c = rules.counter_index(&name).ok_or_else(|| runtime(format!("unknown space counter `{name}`")))?;
+            let c = rules
+                .counter_index(&name)
+                .ok_or_else(|| runtime(format!("unknown space counter `{}`", shown(&name))))?;
             *g.state.counter_mut(s, c as u16) = rules.space_counters[c].clamp(value);
             Ok(())
         });
         methods.add_method_mut("set_resource", |_, g, (seat, name, value): (LuaValue, String, i64)| {
             let s = g.seat(&seat)?;
             let rules = g.rules();
-            let r = rules.resource_index(&name).ok_or_else(|| runtime(format!("unknown resource `{name}`")))?;
+            let r =
+                rules.resource_index(&name).ok_or_else(|| runtime(format!("unknown resource `{}`", shown(&name))))?;
             g.state.seats[s as usize].resources[r] = rules.resources[r].clamp(value);
             Ok(())
         });
         methods.add_method_mut("set_var", |_, g, (name, value): (String, i64)| {
             let rules = g.rules();
-            let v = rules.var_index(&name).ok_or_else(|| runtime(format!("unknown variable `{name}`")))?;
+            let v = rules.var_index(&name).ok_or_else(|| runtime(format!("unknown variable `{}`", shown(&name))))?;
             g.state.vars[v] = rules.vars[v].clamp(value);
             Ok(())
         });
@@ -527,7 +591,7 @@ impl UserData for Scenario {
                 "active" => SeatStatus::Active,
                 "left" => SeatStatus::Left,
                 "eliminated" => SeatStatus::Eliminated,
-                other => return Err(runtime(format!("unknown status `{other}` (active, left, eliminated)"))),
+                other => return Err(runtime(format!("unknown status `{}` (active, left, eliminated)", shown(other)))),
             };
             Ok(())
         });
@@ -548,7 +612,7 @@ impl UserData for Scenario {
         methods.add_method_mut("set_stat", |_, g, (piece, name, value): (usize, String, i64)| {
             let p = g.piece(piece)?;
             let rules = g.rules();
-            let s = rules.stat_index(&name).ok_or_else(|| runtime(format!("unknown stat `{name}`")))?;
+            let s = rules.stat_index(&name).ok_or_else(|| runtime(format!("unknown stat `{}`", shown(&name))))?;
             g.state.pieces[p].stats[s] = rules.stats[s].clamp(value);
             Ok(())
         });
@@ -561,7 +625,8 @@ impl UserData for Scenario {
             let space = g.space(&space)?;
             let rules = g.rules();
             let piece =
-                crate::game::changes::place_piece(&rules, &mut g.state, &mut Events::discard(), kind, owner, space);
+                crate::game::changes::place_piece(&rules, &mut g.state, &mut Events::discard(), kind, owner, space)
+                    .map_err(|e| runtime(e.to_string()))?;
             Ok(i64::from(piece) + 1)
         });
         methods.add_method_mut("remove", |_, g, piece: usize| {
@@ -582,7 +647,8 @@ impl UserData for Scenario {
             let rules = g.rules();
             let i = g.item(&item)?;
             let mut events = Events::discard();
-            crate::game::changes::give_item(&rules, &mut g.state, &mut events, p as u32, i);
+            crate::game::changes::give_item(&rules, &mut g.state, &mut events, p as u32, i)
+                .map_err(|e| runtime(e.to_string()))?;
             Ok(())
         });
         methods.add_method_mut("set_charges", |_, g, (piece, item, value): (usize, String, i64)| {
@@ -626,7 +692,8 @@ impl UserData for Scenario {
             let mut taken = 0u64;
             while g.state.outcome.is_none() && taken < limit.unwrap_or(u64::MAX) {
                 let seat = g.state.turn.seat;
-                let action = players[seat as usize].decide(&mut g.engine, &g.state);
+                let action =
+                    players[seat as usize].decide(&mut g.engine, &g.state).map_err(|e| runtime(e.to_string()))?;
                 g.last_action = g.events.len();
                 g.engine.apply(&mut g.state, &action, &mut g.events).map_err(|e| runtime(e.to_string()))?;
                 g.history.push((seat, action));

@@ -146,7 +146,9 @@ pub fn play_one(engine: &mut Engine, config: &SimConfig, index: u64) -> Result<G
     let mut actions = 0u64;
     while state.outcome.is_none() {
         let seat = state.turn.seat as usize;
-        let action = players[seat].decide(engine, &state);
+        let action = players[seat]
+            .decide(engine, &state)
+            .map_err(|e| format!("game {index}, turn {}: the computer player could not decide: {e}", state.turn.number))?;
         engine
             .apply(&mut state, &action, &mut events)
             .map_err(|e| format!("game {index}, turn {}: {e}", state.turn.number))?;
@@ -198,7 +200,9 @@ pub fn run_until(
     let next = AtomicU64::new(0);
     let done = AtomicU64::new(0);
     let failed: Mutex<Option<String>> = Mutex::new(None);
-    let results: Mutex<Vec<GameSummary>> = Mutex::new(Vec::with_capacity(config.games as usize));
+    // Reserved for at most so many games: the count comes from the command line, and a
+    // mistyped one must not be allocated before a single game is played.
+    let results: Mutex<Vec<GameSummary>> = Mutex::new(Vec::with_capacity(config.games.min(1 << 16) as usize));
     let threads = config.threads.max(1).min(config.games.max(1) as usize);
     let stop = AtomicUsize::new(0);
     std::thread::scope(|scope| {

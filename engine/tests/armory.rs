@@ -558,7 +558,7 @@ fn games_with_two_step_actions_replay_and_save_to_the_same_hash() {
         if state.outcome.is_some() {
             break;
         }
-        let act = player.decide(&mut engine, &state);
+        let act = player.decide(&mut engine, &state).unwrap();
         let seat = state.turn.seat;
         let record = to_record(&rules, &state, seat, &act);
         assert_eq!(from_record(&rules, &state, &record), Ok((seat, act)), "{record:?}");
@@ -598,9 +598,9 @@ fn computer_scores_value_the_start_and_then_each_completion() {
     assert_eq!(engine.ai_score(&state, &shoot_at(&rules, 0, FOE_SCOUT)), Some((4.0, Some(4.0))));
     assert_eq!(engine.ai_score(&state, &Action::cancel()), None);
     let mut greedy = meeple_engine::ai::player("medium", 3).unwrap();
-    assert_eq!(greedy.decide(&mut engine, &state), shoot_at(&rules, 0, FOE_FIGHTER));
+    assert_eq!(greedy.decide(&mut engine, &state).unwrap(), shoot_at(&rules, 0, FOE_FIGHTER));
     let listed_now = legal(&mut engine, &state);
-    assert_eq!(listed_now[greedy.choose(&mut engine, &state, &listed_now)], shoot_at(&rules, 0, FOE_FIGHTER));
+    assert_eq!(listed_now[greedy.choose(&mut engine, &state, &listed_now).unwrap()], shoot_at(&rules, 0, FOE_FIGHTER));
 }
 
 #[test]
@@ -608,14 +608,14 @@ fn the_greedy_player_starts_the_best_action_and_cancels_below_the_minimum() {
     let (rules, mut engine, mut state, mut events) = in_field(1);
     let mut greedy = meeple_engine::ai::player("medium", 3).unwrap();
     // The club's start score 10.5 beats every unscored action (0).
-    assert_eq!(greedy.decide(&mut engine, &state), shoot(&rules, 0));
+    assert_eq!(greedy.decide(&mut engine, &state).unwrap(), shoot(&rules, 0));
     // A roll of 2 reaches only the scout; at health 1 it is worth min(1, 6) = 1 < 4: cancel.
     set_health(&rules, &mut state, FOE_SCOUT, 1);
     state.forced_faces.push_back(2);
     apply(&mut engine, &mut state, &mut events, &shoot(&rules, 0));
     assert_eq!(legal(&mut engine, &state), vec![shoot_at(&rules, 0, FOE_SCOUT), Action::cancel()]);
     assert_eq!(engine.ai_score(&state, &shoot_at(&rules, 0, FOE_SCOUT)), Some((1.0, Some(4.0))));
-    assert_eq!(greedy.decide(&mut engine, &state), Action::cancel());
+    assert_eq!(greedy.decide(&mut engine, &state).unwrap(), Action::cancel());
     // A sling (power 1) starts at 3.5 < 4: the greedy player does not shoot with it.
     let (rules, mut engine, mut state, _events) = in_field(1);
     state.pieces[FIGHTER as usize].items[0] = HeldItem { item: item(&rules, "sling"), charges: 2 };
@@ -623,7 +623,7 @@ fn the_greedy_player_starts_the_best_action_and_cancels_below_the_minimum() {
     assert_eq!(engine.ai_score(&state, &shoot(&rules, 0)), Some((3.5, Some(4.0))));
     for seed in 0..8 {
         let mut greedy = meeple_engine::ai::player("medium", seed).unwrap();
-        let chosen = greedy.decide(&mut engine, &state);
+        let chosen = greedy.decide(&mut engine, &state).unwrap();
         assert_ne!(chosen.kind, ActionKind::Rule(index(&rules, "shoot")), "seed {seed}");
     }
 }

@@ -79,7 +79,7 @@ fn index_of(engine: &Engine, id: &str) -> u16 {
 /// The arguments of the listed actions of one rule, in listing order.
 fn listed(engine: &mut Engine, state: &GameState, rule: u16) -> Vec<[i64; 2]> {
     let mut all = Vec::new();
-    engine.legal_actions(state, &mut all);
+    engine.legal_actions(state, &mut all).unwrap();
     all.iter().filter(|a| a.kind == ActionKind::Rule(rule)).map(|a| [a.args[0], a.args[1]]).collect()
 }
 
@@ -119,7 +119,7 @@ fn quick_listing_and_checking_agree_with_the_general_path() {
                 }
             }
             let mut all = Vec::new();
-            engine.legal_actions(&state, &mut all);
+            engine.legal_actions(&state, &mut all).unwrap();
             let pick = all[picker.below(all.len() as u32) as usize];
             engine.apply(&mut state, &pick, &mut Events::discard()).expect("a listed action applies");
         }
@@ -143,7 +143,7 @@ fn skipped_end_checks_still_eliminate_and_crown_on_time() {
                 break;
             }
             let mut all = Vec::new();
-            engine.legal_actions(&state, &mut all);
+            engine.legal_actions(&state, &mut all).unwrap();
             // Attack whenever possible, so that games end.
             let attacks: Vec<Action> = all.iter().copied().filter(|a| matches!(a.kind, ActionKind::Rule(_))).collect();
             let choices = if attacks.is_empty() { &all } else { &attacks };

@@ -526,3 +526,239 @@ fn loops_nested_past_any_game_are_stopped_with_the_rule_named() {
     let rules = meeple_engine::loader::load_mod(&folder).expect("loads").ruleset;
     start_game(&rules).expect("starts");
 }
+
+/// Makes a pipe at `path` with `mkfifo`; whether there is one (the tool may be missing).
+#[cfg(unix)]
+fn make_fifo(path: &std::path::Path) -> bool {
+    std::process::Command::new("mkfifo").arg(path).status().is_ok_and(|s| s.success())
+}
+
+/// Runs `read` on a thread of its own and waits at most 2 s for it: a read that blocks on a
+/// pipe fails the test instead of hanging it.
+fn within_two_seconds<T: Send + 'static>(what: &str, read: impl FnOnce() -> T + Send + 'static) -> T {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = sender.send(read());
+    });
+    receiver
+        .recv_timeout(std::time::Duration::from_secs(2))
+        .unwrap_or_else(|_| panic!("{what}: not answered within 2 s (it blocks or reads for ever)"))
+}
+
+#[cfg(unix)]
+#[test]
+fn the_shared_reader_refuses_pipes_devices_links_and_oversized_files_at_once() {
+    use meeple_engine::files::{Links, ReadError, read_capped};
+    let folder = write_mod("reader", &[("ordinary.toml", b"x = 1\n")]);
+    let secret = folder.parent().unwrap().join("secret.txt");
+    std::fs::write(&secret, "hunter2").unwrap();
+    std::os::unix::fs::symlink(&secret, folder.join("secret.toml")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", folder.join("zero.toml")).unwrap();
+    let large = folder.join("large.toml");
+    // Sparse: the size announced is what is checked first.
+    std::fs::File::create(&large).unwrap().set_len(100 << 20).unwrap();
+    let fifo = folder.join("pipe.toml");
+    let made = make_fifo(&fifo);
+    let read = |name: &str, links: Links| {
+        let path = folder.join(name);
+        within_two_seconds(name, move || read_capped(&path, 1 << 20, links))
+    };
+    for links in [Links::Refuse, Links::Follow] {
+        assert_eq!(read("ordinary.toml", links).unwrap(), b"x = 1\n");
+        assert!(
+            matches!(read("large.toml", links), Err(ReadError::TooLarge { bytes, max: 1_048_576 }) if bytes == 100 << 20)
+        );
+        assert!(matches!(read("zero.toml", links), Err(ReadError::Link | ReadError::NotAFile)));
+        if made {
+            assert!(matches!(read("pipe.toml", links), Err(ReadError::NotAFile)));
+        }
+    }
+    assert!(matches!(read("secret.toml", Links::Refuse), Err(ReadError::Link)));
+    assert_eq!(read("secret.toml", Links::Follow).unwrap(), b"hunter2", "a link the user made is followed");
+    assert!(matches!(read("zero.toml", Links::Follow), Err(ReadError::NotAFile)), "what a link leads to is checked");
+    assert!(matches!(read("missing.toml", Links::Follow), Err(ReadError::Io(_))));
+}
+
+#[cfg(unix)]
+#[test]
+fn linked_hooks_tests_and_base_folders_are_refused_not_walked() {
+    let own_manifest = manifest("linked_folders");
+    let folder =
+        write_mod("linked_folders", &[("mod.toml", own_manifest.as_bytes()), ("data.toml", MINIMAL_DATA.as_bytes())]);
+    // Lua files outside the mod, whose text must never be read as the mod's.
+    let elsewhere = folder.parent().unwrap().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::fs::write(elsewhere.join("secret.lua"), "hunter2 = (\n").unwrap();
+    std::os::unix::fs::symlink(&elsewhere, folder.join("hooks")).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, folder.join("tests")).unwrap();
+    let found = within_two_seconds("load", {
+        let folder = folder.clone();
+        move || problems(&folder)
+    });
+    let text: Vec<String> = found.iter().map(ToString::to_string).collect();
+    assert!(text.iter().all(|t| !t.contains("hunter2")), "{text:#?}");
+    for sub in ["hooks", "tests"] {
+        assert!(
+            found.iter().any(|d| d.file.as_deref() == Some(&*format!("{}/{sub}", folder.display()))
+                && d.message.starts_with(&format!("the folder `{sub}` is a symbolic link"))),
+            "{sub}: {text:#?}"
+        );
+    }
+    assert_eq!(found.len(), 2, "{text:#?}");
+    let files = meeple_engine::loader::mod_files(&folder).unwrap();
+    assert!(files.hooks.is_empty() && files.tests.is_empty() && files.test_helpers.is_empty());
+    let tests = meeple_engine::loader::scenario_syntax_problems(&folder);
+    assert!(tests.iter().all(|d| !d.to_string().contains("hunter2")) && tests.len() == 2, "{tests:#?}");
+
+    // A variant whose base, next to it, is a link to a mod elsewhere.
+    let base_manifest = manifest("real_base");
+    let base =
+        write_mod("real_base", &[("mod.toml", base_manifest.as_bytes()), ("data.toml", MINIMAL_DATA.as_bytes())]);
+    let variant_manifest = manifest("variant") + "extends = \"linked_base\"\n";
+    let variant = write_mod("variant", &[("mod.toml", variant_manifest.as_bytes())]);
+    std::os::unix::fs::symlink(&base, variant.parent().unwrap().join("linked_base")).unwrap();
+    let d = only(&problems(&variant)).clone();
+    assert!(d.message.starts_with("`extends = \"linked_base\"`: ") && d.message.contains("is a symbolic link"), "{d}");
+    assert_eq!(at(&d), "mod.toml:7:11");
+    // The same base as a folder of its own is fine.
+    std::fs::remove_file(variant.parent().unwrap().join("linked_base")).unwrap();
+    std::fs::rename(&base, variant.parent().unwrap().join("linked_base")).unwrap();
+    meeple_engine::loader::load_mod(&variant).expect("a real base folder loads");
+}
+
+/// A mod folder holding `data.toml` and a journal `journal`, with files outside it that a
+/// journal followed blindly would overwrite. Returns the mod folder and the outside folder.
+fn mod_with_journal(id: &str, journal: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let manifest = manifest(id);
+    let folder = write_mod(
+        id,
+        &[
+            ("mod.toml", manifest.as_bytes()),
+            ("data.toml", MINIMAL_DATA.as_bytes()),
+            (".meeple-replace.journal", journal.as_bytes()),
+        ],
+    );
+    let outside = folder.parent().unwrap().to_path_buf();
+    std::fs::write(outside.join("victim.toml"), "the user's own file\n").unwrap();
+    std::fs::write(outside.join(".victim.toml.1-0.tmp"), "written by the mod\n").unwrap();
+    (folder, outside)
+}
+
+#[test]
+fn loading_a_mod_never_follows_a_journal_out_of_its_folder() {
+    let victim_of = |outside: &std::path::Path| {
+        (std::fs::read_to_string(outside.join("victim.toml")).unwrap(), outside.join(".victim.toml.1-0.tmp").exists())
+    };
+    for (name, line) in [
+        ("absolute", None),
+        ("dotdot", Some("../.victim.toml.1-0.tmp\t../victim.toml")),
+        ("not_staged", Some("../victim.toml\tdata.toml")),
+        ("renamed_other", Some(".other.toml.1-0.tmp\tdata.toml")),
+        ("no_tab", Some("data.toml")),
+    ] {
+        let id = format!("journal_{name}");
+        let probe = write_mod("probe", &[]);
+        let absolute = probe.parent().unwrap().join("nowhere");
+        let line = line.map(String::from).unwrap_or_else(|| {
+            format!("{}\t{}", absolute.join(".victim.toml.1-0.tmp").display(), absolute.join("victim.toml").display())
+        });
+        let (folder, outside) = mod_with_journal(&id, &format!(".mod.toml.1-0.tmp\tmod.toml\n{line}\n"));
+        std::fs::write(folder.join(".mod.toml.1-0.tmp"), "not a manifest at all").unwrap();
+        if name == "absolute" {
+            std::fs::create_dir_all(&absolute).unwrap();
+            std::fs::write(absolute.join("victim.toml"), "the user's own file\n").unwrap();
+            std::fs::write(absolute.join(".victim.toml.1-0.tmp"), "written by the mod\n").unwrap();
+        }
+        let loaded = meeple_engine::loader::load_mod(&folder).unwrap_or_else(|e| panic!("{name}: {e:#?}"));
+        let warning = only(&loaded.warnings);
+        assert_eq!(warning.location(), format!("{}/.meeple-replace.journal:2", folder.display()), "{name}");
+        assert!(
+            warning.message.ends_with(
+                "this is not a journal of Meeple's editor, so it is ignored and no file is renamed (delete it)"
+            ),
+            "{name}: {warning}"
+        );
+        assert_eq!(victim_of(&outside), ("the user's own file\n".to_string(), true), "{name}");
+        if name == "absolute" {
+            assert_eq!(victim_of(&absolute), ("the user's own file\n".to_string(), true), "{name}");
+        }
+        assert!(folder.join(".mod.toml.1-0.tmp").exists(), "{name}: nothing is renamed, inside the mod either");
+        assert!(folder.join(".meeple-replace.journal").exists(), "{name}");
+    }
+}
+
+#[test]
+fn a_pending_save_is_read_as_it_will_finish_without_renaming_anything() {
+    let changed = MINIMAL_DATA.replace("max = 8", "max = 9");
+    let (folder, outside) =
+        mod_with_journal("pending", ".data.toml.7-3.tmp\tdata.toml\n.gone.toml.7-4.tmp\tgone.toml\n");
+    std::fs::write(folder.join(".data.toml.7-3.tmp"), &changed).unwrap();
+    let loaded = meeple_engine::loader::load_mod(&folder).expect("loads");
+    assert_eq!(loaded.ruleset.space_counters[0].max, 9, "the new text is read");
+    let warning = only(&loaded.warnings);
+    assert!(
+        warning.message.starts_with("a save of this mod in the editor was interrupted: 1 file is read"),
+        "{warning}"
+    );
+    assert_eq!(std::fs::read_to_string(folder.join("data.toml")).unwrap(), MINIMAL_DATA, "nothing is renamed");
+    assert!(folder.join(".data.toml.7-3.tmp").exists() && folder.join(".meeple-replace.journal").exists());
+    assert_eq!(std::fs::read_to_string(outside.join("victim.toml")).unwrap(), "the user's own file\n");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_journal_that_is_a_pipe_or_a_link_is_not_read() {
+    let (folder, _) = mod_with_journal("journal_kinds", "");
+    let journal = folder.join(".meeple-replace.journal");
+    std::fs::remove_file(&journal).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &journal).unwrap();
+    let loaded = within_two_seconds("a linked journal", {
+        let folder = folder.clone();
+        move || meeple_engine::loader::load_mod(&folder)
+    })
+    .expect("loads");
+    assert!(
+        only(&loaded.warnings).message.starts_with("the file is a symbolic link; this is not a journal"),
+        "{:?}",
+        loaded.warnings
+    );
+    std::fs::remove_file(&journal).unwrap();
+    if make_fifo(&journal) {
+        let loaded = within_two_seconds("a journal that is a pipe", move || meeple_engine::loader::load_mod(&folder))
+            .expect("loads");
+        assert!(only(&loaded.warnings).message.contains("not an ordinary file"), "{:?}", loaded.warnings);
+    }
+}
+
+/// A data file that cannot be read (not UTF-8, a link, too large) is reported once: what it
+/// holds (here the board) is not reported missing from the data besides.
+#[cfg(unix)]
+#[test]
+fn an_unreadable_data_file_is_not_reported_again_as_missing_keys() {
+    let split = MINIMAL_DATA.find("[actions.push]").unwrap();
+    let (board, rules) = MINIMAL_DATA.split_at(split);
+    let latin1 = board.replace("land", "l\u{e0}nd").replace("\u{e0}", "\u{0}");
+    let latin1: Vec<u8> = latin1.bytes().map(|b| if b == 0 { 0xe0 } else { b }).collect();
+    let cases: Vec<(&str, Box<dyn Fn(&std::path::Path)>)> = vec![
+        ("not_utf8", Box::new(move |path| std::fs::write(path, &latin1).unwrap())),
+        ("too_large", Box::new(|path| std::fs::File::create(path).unwrap().set_len(9 << 20).unwrap())),
+        (
+            "linked",
+            Box::new(move |path| {
+                let real = path.parent().unwrap().parent().unwrap().join("real_board.toml");
+                std::fs::write(&real, board).unwrap();
+                std::os::unix::fs::symlink(&real, path).unwrap();
+            }),
+        ),
+    ];
+    for (name, write_board) in cases {
+        let manifest = manifest(name);
+        let folder = write_mod(name, &[("mod.toml", manifest.as_bytes()), ("rules.toml", rules.as_bytes())]);
+        write_board(&folder.join("board.toml"));
+        let found = problems(&folder);
+        let text: Vec<String> = found.iter().map(|d| format!("{}: {}", at(d), d.message)).collect();
+        assert!(text.iter().all(|t| !t.contains("missing required key")), "{name}: {text:#?}");
+        assert!(text[0].starts_with("board.toml:"), "{name}: {text:#?}");
+        assert_eq!(found.len(), 1, "{name}: {text:#?}");
+    }
+}

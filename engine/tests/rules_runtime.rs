@@ -213,7 +213,7 @@ fn winning_ends_the_game_and_refuses_more_actions() {
     assert!(matches!(events.list().last(), Some(Event::GameOver { .. })));
     assert_eq!(engine.apply(&mut state, &Action::pass(), &mut events), Err(ActionError::GameOver));
     let mut actions = Vec::new();
-    engine.legal_actions(&state, &mut actions);
+    engine.legal_actions(&state, &mut actions).unwrap();
     assert!(actions.is_empty());
 }
 

@@ -1,8 +1,9 @@
 //! The Lua sandbox against a hostile mod (`fixtures/hostile`, whose `attacks.lua` holds the
 //! attacks): escapes to files, processes, loaders, bytecode and the debug library; limits that
-//! must hold however a script dodges them (pcall, xpcall, coroutines, `__close`, finalizers,
-//! string patterns, library calls on large data); memory; recursion; randomness; the game API;
-//! and the engine going on after every failure. Each attack runs in a hook during play, and
+//! must hold however a script dodges them (pcall, xpcall, coroutines, `__close` however it is
+//! spelled or smuggled in, finalizers, weak tables, string patterns, library calls on large
+//! data); memory; recursion; values that hold themselves; randomness; the game API; and the
+//! engine going on after every failure. Each attack runs in a hook during play, and
 //! where it makes sense also while the hooks load and inside a scenario test.
 //! `docs/security.md` says what this guarantees.
 //!
@@ -53,6 +54,36 @@ const LIBRARY_WORK: &[&str] = &[
     "insert_long",
     "move_far",
     "sort_loop",
+];
+
+/// Single library calls that convert, or make, much data: stopped by the count of that work
+/// (the error says `(in …)`), not by the clock long after.
+const COUNTED_CALLS: &[&str] = &[
+    "tonumber_loop",
+    "string_arithmetic_loop",
+    "byte_loop",
+    "unpack_loop",
+    "select_loop",
+    "concat_result_loop",
+    "gsub_result_loop",
+    "format_result_loop",
+];
+
+/// Every way to give a metatable `__close`, `__mode` or `__gc` after `setmetatable` checked it.
+const SEALED_METATABLES: &[&str] = &[
+    "close_setmetatable",
+    "close_added_later",
+    "close_rawset",
+    "close_inherited",
+    "close_string",
+    "close_string_rawset",
+    "mode_added_later",
+    "mode_rawset",
+    "mode_inherited",
+    "mode_newindex_removed",
+    "mode_metatable_replaced",
+    "mode_own_metatable",
+    "gc_added_later",
 ];
 
 fn fixture_folder() -> PathBuf {
@@ -275,45 +306,143 @@ fn deep_recursion_is_a_lua_error_not_a_crash() {
 /// calls it with hooks off, so nothing could stop it. Such variables are refused where they are
 /// written, in hook files, scenario tests and the console.
 const CLOSE_AFTER_LIMIT: &str = "function attack_close()\n  local guard <close> = setmetatable({}, { __close = function() while true do end end })\n  while true do end\nend\n";
+/// The same, spelled with form feeds around `close`, which Lua reads as spaces.
+const CLOSE_WITH_FORM_FEEDS: &str = "function attack_close()\n  local guard <\x0cclose\x0c> = nil\n  coroutine.wrap(function() local inner < --\n close> = nil while true do end end)()\nend\n";
 
 #[test]
 fn to_be_closed_variables_are_refused_where_they_are_written() {
-    let (manifest, data) = (fixture_file("mod.toml"), fixture_file("data.toml"));
-    let hooks = format!("{}\n{CLOSE_AFTER_LIMIT}", fixture_file("hooks/attacks.lua"));
-    let line = hooks.lines().position(|l| l.contains("<close>")).unwrap() + 1;
-    let folder = write_mod(
-        "hostile",
-        &[("mod.toml", manifest.as_bytes()), ("data.toml", data.as_bytes()), ("hooks/attacks.lua", hooks.as_bytes())],
-    );
-    let problems = guarded("loading a `<close>`".into(), move || load_mod(&folder).expect_err("refused"));
-    assert_eq!(problems.len(), 1, "{problems:?}");
-    assert!(problems[0].file.as_deref().is_some_and(|f| f.ends_with("hostile/hooks/attacks.lua")), "{problems:?}");
-    assert_eq!(problems[0].line, line as u32);
-    assert!(
-        problems[0].message.contains("to-be-closed variables (`<close>`) are not available to mods"),
-        "{problems:?}"
-    );
+    for attack in [CLOSE_AFTER_LIMIT, CLOSE_WITH_FORM_FEEDS] {
+        let (manifest, data) = (fixture_file("mod.toml"), fixture_file("data.toml"));
+        let hooks = format!("{}\n{attack}", fixture_file("hooks/attacks.lua"));
+        let line = hooks.lines().position(|l| l.contains("local guard")).unwrap() + 1;
+        let folder = write_mod(
+            "hostile",
+            &[
+                ("mod.toml", manifest.as_bytes()),
+                ("data.toml", data.as_bytes()),
+                ("hooks/attacks.lua", hooks.as_bytes()),
+            ],
+        );
+        let problems = guarded("loading a `<close>`".into(), move || load_mod(&folder).expect_err("refused"));
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].file.as_deref().is_some_and(|f| f.ends_with("hostile/hooks/attacks.lua")), "{problems:?}");
+        assert_eq!(problems[0].line, line as u32);
+        assert!(
+            problems[0].message.contains("to-be-closed variables (`<close>`) are not available to mods"),
+            "{problems:?}"
+        );
 
-    let test = format!("{CLOSE_AFTER_LIMIT}test(\"close\", function() attack_close() end)\n");
-    let (failure, elapsed) = scenario_failure("close.lua", test, sandbox::TIME_LIMIT);
-    assert!(failure.contains("close.lua:2: to-be-closed variables"), "{failure}");
-    assert!(elapsed < HANG_GUARD);
+        let test = format!("{attack}test(\"close\", function() attack_close() end)\n");
+        let (failure, elapsed) = scenario_failure("close.lua", test, sandbox::TIME_LIMIT);
+        assert!(failure.contains("close.lua:2: to-be-closed variables"), "{failure}");
+        assert!(elapsed < HANG_GUARD);
 
-    let rules = hostile_rules();
-    let mut engine = Engine::new(rules.clone()).expect("engine");
-    let (mut state, mut events) = new_game(&mut engine, &rules);
-    let mut console = meeple_engine::lua::HookRuntime::new(rules.clone()).expect("console");
-    let refused = console.eval("local x <close> = nil", &mut state, &mut events).expect_err("refused");
-    assert!(refused.contains("console:1: to-be-closed variables"), "{refused}");
+        let rules = hostile_rules();
+        let mut engine = Engine::new(rules.clone()).expect("engine");
+        let (mut state, mut events) = new_game(&mut engine, &rules);
+        let mut console = meeple_engine::lua::HookRuntime::new(rules.clone()).expect("console");
+        let input = attack.replace('\n', " ");
+        let refused = console.eval(&input, &mut state, &mut events).expect_err("refused");
+        assert!(refused.contains("console:1: to-be-closed variables"), "{refused}");
+    }
+}
+
+/// `local … <close>` spelled every way Lua reads it; the `local` is on line 2 of each.
+const CLOSE_SPELLINGS: &[&str] = &[
+    "local x = 1\nlocal a <close> = nil",
+    "local x = 1\nlocal a<close>",
+    "local x = 1\nlocal a <\x0cclose\x0c> = nil",
+    "local x = 1\nlocal a <\x0bclose\x0b> = nil",
+    "local x = 1\nlocal a <\rclose> = nil",
+    "local x = 1\nlocal a\t<\t--\nclose\n> = nil",
+    "local x = 1\nlocal a <--[[ a comment ]]close--[==[\n]==]> = nil",
+    "local x = 1\nlocal a <--[=[\n]=]close> = nil",
+    "local x = 1\nlocal a <close>, b = nil",
+    "local x = 1\nlocal a, b <close> = 1, nil",
+    "local x = 1\nlocal a <const>, b <close> = 1, nil",
+    "local x = [[\n]] local a <close> = nil",
+    "local x = '\\z\n  ' local a <close> = nil",
+    "local x = 1\nfor _ = 1, 1 do local a <close> = nil end",
+];
+
+/// Text that only looks like a to-be-closed variable.
+const NOT_CLOSE: &[&str] = &[
+    "local a <const> = 1 return a",
+    "local a, b <const> = 1, 2 return a + b",
+    "local a, close, b = 1, 2, 3 return a < close, close > b",
+    "local s = '<close>' -- local a <close> = nil\nreturn s",
+    "local s = \"\\\"local a <close>\" return s",
+    "local s = \"\\z\n  local a <close>\" return s",
+    "local s = [==[ local a <close> = nil ]] ]==] return s",
+    "--[[ local a <close> = nil ]] return 1",
+    "local function close() return 1 end return close()",
+];
+
+#[test]
+fn to_be_closed_variables_are_refused_however_they_are_spelled() {
+    let (lua, _budget) = sandbox::new_state().expect("sandbox");
+    let plain = mlua::Lua::new();
+    for text in CLOSE_SPELLINGS {
+        // Lua itself reads each as a to-be-closed variable, not as a mistake.
+        assert!(plain.load(*text).into_function().is_ok(), "{text:?} is not Lua");
+        assert_eq!(sandbox::close_attribute_line(text), Some(2), "{text:?}");
+        let error = sandbox::compile(&lua, text, "@spelled.lua").expect_err(text);
+        let message = sandbox::error_text(&error);
+        assert!(message.starts_with("spelled.lua:2: to-be-closed variables (`<close>`)"), "{text:?}: {message}");
+    }
+    for text in NOT_CLOSE {
+        assert_eq!(sandbox::close_attribute_line(text), None, "{text:?}");
+        sandbox::compile(&lua, text, "@fine.lua").unwrap_or_else(|e| panic!("{text:?}: {e}"));
+    }
+}
+
+#[test]
+fn no_metatable_ever_holds_gc_mode_or_close() {
+    for name in SEALED_METATABLES {
+        let (error, elapsed) = play_attack(name);
+        assert!(error.contains(&format!("attacks.lua:{}: ", line_of(name))), "{name}: {error}");
+        assert!(error.contains("is not available to mods"), "{name}: {error}");
+        report("hook", name, elapsed);
+    }
+}
+
+#[test]
+fn a_coroutine_stopped_by_a_limit_never_runs_lua_again() {
+    // Lua closes a coroutine made by `coroutine.wrap` as its error leaves it; a closing value
+    // in it would run with hooks off. Every way to make one was refused, so the stop holds.
+    let name = "close_in_coroutine";
+    let (error, elapsed) = play_attack(name);
+    assert!(error.contains(&format!("attacks.lua:{}: ", line_of(name))), "{error}");
+    assert!(error.contains("and was stopped"), "{error}");
+    report("hook", name, elapsed);
+    let (failure, elapsed) = scenario_attack(name);
+    assert!(failure.contains("and was stopped"), "{failure}");
+    report("scenario", name, elapsed);
+
+    // A stopped coroutine kept in a global, closed and collected in the next call.
+    let elapsed = guarded("closing a stopped coroutine".into(), || {
+        let rules = hostile_rules();
+        let mut engine = Engine::new(rules.clone()).expect("engine");
+        let (mut state, mut events) = new_game(&mut engine, &rules);
+        state.script_data.insert("attack".into(), ScriptValue::Text("coroutine_kept".into()));
+        let error = engine.apply(&mut state, &action(&rules, "attack"), &mut events).expect_err("stopped");
+        assert!(error.to_string().contains(&format!("attacks.lua:{}: ", line_of("coroutine_kept"))), "{error}");
+        assert!(error.to_string().contains("and was stopped"), "{error}");
+        state.script_data.insert("attack".into(), ScriptValue::Text("coroutine_kept_closed".into()));
+        let started = Instant::now();
+        engine.apply(&mut state, &action(&rules, "attack"), &mut events).expect("closing runs nothing");
+        assert_eq!(state.script_data.get("kept_coroutine"), Some(&ScriptValue::Text("false dead".into())));
+        started.elapsed()
+    });
+    report("hook", "coroutine_kept_closed", elapsed);
 }
 
 #[test]
 fn finalizers_and_weak_tables_are_refused() {
     for name in ["gc_finalizer", "weak_table"] {
         let (error, _) = play_attack(name);
-        let expected =
-            format!("attacks.lua:{}: setmetatable: __gc and __mode are not available to mods", line_of(name));
-        assert!(error.contains(&expected), "{name}: {error}");
+        let expected = format!("attacks.lua:{}: setmetatable: __", line_of(name));
+        assert!(error.contains(&expected) && error.contains("is not available to mods"), "{name}: {error}");
     }
 }
 
@@ -324,6 +453,8 @@ fn the_game_api_keeps_only_small_finite_plain_data() {
         ("put_nan", "game.put: NaN cannot be kept (only finite numbers)"),
         ("put_huge", "game.put: the game's kept data would pass 1024 KiB"),
         ("put_many", "game.put: the game's kept data would pass 1024 KiB"),
+        ("put_wide", "game.put: the game's kept data would pass 1024 KiB"),
+        ("put_cycle", "game.put: the table holds itself (a cycle)"),
         ("log_huge", "and was stopped (in game.log)"),
     ];
     for (name, expected) in cases {
@@ -339,6 +470,125 @@ fn a_misused_wrapped_function_names_the_mods_line() {
     let (error, _) = play_attack("bad_argument");
     let expected = format!("attacks.lua:{}: bad argument #1 to 'rep'", line_of("bad_argument"));
     assert!(error.contains(&expected), "{error}");
+    // Caught by the mod and raised again: the message it caught names its line too.
+    for (name, expected) in [
+        ("pcall_location", "bad argument #1 to 'rep'"),
+        ("xpcall_location", "bad argument #2 to 'format'"),
+        ("coroutine_location", "bad argument #1 to 'rep'"),
+    ] {
+        let (error, _) = play_attack(name);
+        assert!(error.contains(&format!("attacks.lua:{}: {expected}", line_of(name))), "{name}: {error}");
+        assert!(!error.contains("[sandbox]"), "{name}: {error}");
+    }
+}
+
+/// Runs attack `name` in a bare sandbox whose budget counts instructions only, no time: the
+/// error then shows what the count alone stopped, however loaded the machine is.
+fn counted_attack(name: &'static str) -> (String, Duration) {
+    guarded(format!("the counted attack {name}"), move || {
+        let (lua, budget) = sandbox::new_state().expect("sandbox");
+        budget.start();
+        let attacks = fixture_file("hooks/attacks.lua");
+        sandbox::compile(&lua, &attacks, "@hostile/hooks/attacks.lua").and_then(|f| f.call::<()>(())).expect("loads");
+        let run: mlua::Function = lua.globals().get("run_attack").expect("run_attack");
+        budget.start_counting_only();
+        let started = Instant::now();
+        let error = run.call::<()>(name).expect_err("stopped");
+        (sandbox::error_text(&error), started.elapsed())
+    })
+}
+
+#[test]
+fn single_calls_that_convert_or_make_much_data_are_counted() {
+    for name in COUNTED_CALLS {
+        let line = line_of(name);
+        // Stopped where the work is counted, before the call that would pass the limit.
+        let (error, elapsed) = counted_attack(name);
+        assert!(error.starts_with(&format!("hostile/hooks/attacks.lua:{line}: ")), "counted {name}: {error}");
+        assert!(error.contains("instructions and was stopped (in "), "counted {name}: {error}");
+        report("counted", name, elapsed);
+        // And so in a hook and a scenario test, by the count or (on a loaded machine) the clock.
+        let (error, elapsed) = play_attack(name);
+        assert!(error.contains(&format!("attacks.lua:{line}: ")), "hook {name}: {error}");
+        assert!(error.contains("and was stopped"), "hook {name}: {error}");
+        report("hook", name, elapsed);
+        let (failure, elapsed) = scenario_attack(name);
+        assert!(failure.contains(&format!("{name}.lua:{line}: ")), "scenario {name}: {failure}");
+        assert!(failure.contains("and was stopped"), "scenario {name}: {failure}");
+        report("scenario", name, elapsed);
+    }
+}
+
+#[test]
+fn values_that_hold_themselves_or_nest_deeply_are_shown_cut() {
+    // `game.log` of a table holding itself and of one nested 100 000 levels deep, and of
+    // thousands of tables at once (shown within one budget for the line).
+    let logged = |name: &'static str| {
+        guarded(format!("logging {name}"), move || {
+            let rules = hostile_rules();
+            let mut engine = Engine::new(rules.clone()).expect("engine");
+            let (mut state, mut events) = new_game(&mut engine, &rules);
+            state.script_data.insert("attack".into(), ScriptValue::Text(name.into()));
+            engine.apply(&mut state, &action(&rules, "attack"), &mut events).expect("logging works");
+            events.list().iter().rev().find_map(|event| match event {
+                meeple_engine::game::Event::Log { text } => Some(text.clone()),
+                _ => None,
+            })
+        })
+    };
+    assert_eq!(logged("log_cycle").as_deref(), Some("{1, <cycle>} {{{{{{{…}}}}}}}"));
+    let many = logged("log_many").expect("logged");
+    assert!(many.starts_with("{1, {1, {1}}} {2, {2, {2}}}") && many.ends_with("{…} {…}"), "{many:.100}");
+    assert!(many.len() < 40_000, "{} bytes", many.len());
+
+    // The same in an error message about an argument, and in the console.
+    let (error, _) = play_attack("argument_cycle");
+    let expected = format!(
+        "attacks.lua:{}: owner: expected a space (1..2 or a label), got {{1, <cycle>}}",
+        line_of("argument_cycle")
+    );
+    assert!(error.contains(&expected), "{error}");
+    let shown = guarded("the console".into(), || {
+        let rules = hostile_rules();
+        let mut engine = Engine::new(rules.clone()).expect("engine");
+        let (mut state, mut events) = new_game(&mut engine, &rules);
+        let mut console = meeple_engine::lua::HookRuntime::new(rules.clone()).expect("console");
+        let code = "(function() local t = { 1, { 'a' } } t[2][2] = t return t, string.rep('y', 100) end)()";
+        console.eval(code, &mut state, &mut events).expect("shown")
+    });
+    assert_eq!(shown, format!("{{1, {{\"a\", <cycle>}}}}\t\"{}\"… (100 bytes)", "y".repeat(48)));
+
+    // Errors raised with a value that is not a message say what was raised, and where.
+    for (name, what) in [("error_table", "a table"), ("error_nil", "nothing (nil)")] {
+        let (error, _) = play_attack(name);
+        let expected = format!("attacks.lua:{}: the script raised {what} as an error, not a message", line_of(name));
+        assert!(error.contains(&expected), "{name}: {error}");
+    }
+
+    // `expect_eq` of scenario tests compares and shows such tables at the test's own line.
+    let test = "test(\"cycles\", function()\n  local a = { 1 } a[2] = a\n  local b = { 1 } b[2] = b\n  expect_eq(a, b)\n  expect_eq(a, { 1, { 2 } })\nend)\ntest(\"deep\", function()\n  local d, e = {}, {}\n  for _ = 1, 100000 do d, e = { d }, { e } end\n  expect_eq(d, e)\nend)\n";
+    let file = std::env::temp_dir().join(format!("meeple-sandbox-{}-expect_cycle.lua", std::process::id()));
+    std::fs::write(&file, test).expect("write the test file");
+    let results = guarded("expect_eq on cycles".into(), move || {
+        run_mod_tests_within(&hostile_rules(), &[file], &[], None, Duration::from_secs(10))
+    });
+    let failures: Vec<String> = results.iter().map(|r| r.failure.clone().unwrap_or_default()).collect();
+    assert!(failures[0].ends_with("expect_cycle.lua:5: expected {1, {2}}, got {1, <cycle>}"), "{failures:?}");
+    assert!(
+        failures[1].ends_with("expect_cycle.lua:10: expect_eq: the tables are nested deeper than 100 levels"),
+        "{failures:?}"
+    );
+}
+
+#[test]
+fn long_names_and_messages_are_echoed_cut() {
+    for name in ["long_label", "long_event", "long_error"] {
+        let (error, elapsed) = play_attack(name);
+        assert!(error.contains(&format!("attacks.lua:{}: ", line_of(name))), "{name}: {error}");
+        assert!(error.contains("… (100") && error.contains(" bytes)"), "{name}: {error}");
+        assert!(error.len() < 2_500, "{name}: {} bytes", error.len());
+        report("hook", name, elapsed);
+    }
 }
 
 #[test]
@@ -371,7 +621,7 @@ fn a_stopped_hook_refuses_the_action_and_the_game_goes_on() {
         assert_eq!(state.hash(), hash);
         // The game goes on: the legal actions are as before, and taking one works.
         let mut legal = Vec::new();
-        engine.legal_actions(&state, &mut legal);
+        engine.legal_actions(&state, &mut legal).unwrap();
         assert!(legal.contains(&action(&rules, "calm")), "{legal:?}");
         engine.apply(&mut state, &action(&rules, "calm"), &mut events).expect("calm");
         state.script_data.remove("loop_on_turn_end");
@@ -465,6 +715,11 @@ fn scenario_tests_cannot_exhaust_the_runner() {
             "local g = scenario.new{}\nlocal t = {}\nfor _ = 1, 100000 do t = { t } end\ng:act(t)",
             "an action: the table is too large or too deep",
         ),
+        (
+            "cycle.lua",
+            "local g = scenario.new{}\nlocal t = { action = \"calm\" }\nt.self = t\ng:act(t)",
+            "an action: the table holds itself (a cycle)",
+        ),
         // The game's userdata keeps its metatable to itself.
         (
             "userdata.lua",
@@ -518,6 +773,35 @@ fn wrapped_library_functions_answer_as_lua_does() {
         r#"(function() local f = coroutine.wrap(function() return pcall(coroutine.yield, 1) end) return f(), f(2) end)()"#,
         r#"(function() local co = coroutine.create(function() coroutine.yield(1) end) local a, b = coroutine.resume(co) return a, b, coroutine.close(co) end)()"#,
         r#"getmetatable(setmetatable({}, { __index = { x = 1 } })).__index.x"#,
+        // Functions wrapped to count their work.
+        r#"string.byte("hello", 2, 4), string.byte("hello", -1), string.byte("hello", 10, 20), ("abc"):byte()"#,
+        r#"string.char(104, 105), utf8.char(72, 233, 8364), utf8.codepoint("héllo", 1, -1)"#,
+        r#"table.unpack({ 1, 2, 3 }), table.unpack({ 1, 2, 3 }, 2), table.unpack({ 1, 2, 3 }, 2, 5)"#,
+        r##"select("#", 1, nil, 3), select(2, "a", "b", "c"), select(-1, "a", "b")"##,
+        r#"tonumber("0x10"), tonumber("z", 36), tonumber("  12  "), tonumber("1e2"), tonumber({})"#,
+        r#""10" + 1, "3" * "4", -"2", "7" // 2, "2" ^ 3, "7" % "4", "1" - 1, "9" / 3"#,
+        r#"pcall(function() return "a" + 1 end)"#,
+        r#"select(2, pcall(function() local r = string.byte() return r end))"#,
+        r#"select(2, pcall(function() local r = tonumber() return r end))"#,
+        r#"select(2, pcall(function() local r = select() return r end))"#,
+        r#"select(2, pcall(function() local r = utf8.codepoint("abc", 1, 10) return r end))"#,
+        r#"select(2, pcall(function() local r = table.unpack() return r end))"#,
+        r#"pcall(setmetatable), pcall(getmetatable), pcall(rawset, {}, nil, 1), pcall(setmetatable, {}, 1)"#,
+        r#"string.format("%s|%5s|%-3d|", setmetatable({}, { __tostring = function() return "T" end }), "ab", 7)"#,
+        // Metatable idioms, with the metatables sealed: classes, methods added later,
+        // inheritance set before or after a class is used, and the class table's own
+        // metamethods forwarded to the metatable the mod gave it.
+        r#"(function() local C = {} C.__index = C function C.new(x) return setmetatable({ x = x }, C) end local o = C.new(3) function C:double() return self.x * 2 end return o:double(), getmetatable(o) == C, rawequal(getmetatable(o), C), getmetatable(C) end)()"#,
+        r#"(function() local Base = {} Base.__index = Base function Base:name() return "base" end function Base:kind() return "thing" end local Derived = setmetatable({}, { __index = Base }) Derived.__index = Derived function Derived:name() return "derived" end local d = setmetatable({}, Derived) return d:name(), d:kind(), getmetatable(Derived).__index == Base, getmetatable(d) == Derived end)()"#,
+        r#"(function() local Base = { greet = function() return "hi" end } local D = {} D.__index = D local d = setmetatable({}, D) setmetatable(D, { __index = Base }) return d.greet(), getmetatable(D).__index == Base, rawget(D, "greet") end)()"#,
+        r#"(function() local Meta = { __call = function(cls, v) return setmetatable({ v = v }, cls) end, __tostring = function() return "Class" end, __len = function() return 7 end, __add = function() return "added" end, __eq = function() return true end, __lt = function() return true end, __le = function() return false end, __concat = function() return "joined" end, __unm = function() return "negated" end, __idiv = function() return "divided" end, __band = function() return "anded" end } local Class = setmetatable({}, Meta) Class.__index = Class local o = Class(5) local Other = setmetatable({}, Meta) return o.v, tostring(Class), #Class, Class + 1, 1 + Class, Class == Other, Class < Other, Class <= Other, Class .. "x", -Class, Class // 2, Class & 1 end)()"#,
+        r#"(function() local Class = setmetatable({}, { __index = {} }) setmetatable({}, Class) return pcall(function() return Class + 1 end), pcall(function() return Class < Class end), pcall(Class), #Class end)()"#,
+        r#"(function() local log = {} local Parent = { __newindex = function(t, k, v) log[#log + 1] = k rawset(t, k, v) end } local C = setmetatable({}, Parent) setmetatable({}, C) C.method = 1 C.other = 2 C.method = 3 return table.concat(log, ","), rawget(C, "method") end)()"#,
+        r#"(function() local C = setmetatable({}, { __metatable = "locked" }) setmetatable({}, C) return getmetatable(C), pcall(setmetatable, C, {}) end)()"#,
+        r#"(function() local t = {} t.__index = function(_, k) return k .. "!" end setmetatable(t, t) return t.x, getmetatable(t) == t end)()"#,
+        r#"(function() local Meta = { __pairs = function(t) return function(_, k) if not k then return 1, "one" end end, t, nil end } local C = setmetatable({}, Meta) setmetatable({}, C) local out = {} for k, v in pairs(C) do out[#out + 1] = k .. v end return table.concat(out) end)()"#,
+        r#"(function() local D = setmetatable({}, { __index = { a = 1 } }) setmetatable({}, D) local before = D.a setmetatable(D, nil) return before, D.a, getmetatable(D) end)()"#,
+        r#"(function() local mt = {} local t = setmetatable({}, mt) mt.__index = function() return "late" end return t.anything, pcall(setmetatable, {}), pcall(setmetatable, 1, {}), getmetatable("").__index == string, getmetatable(getmetatable("")) end)()"#,
     ];
     let (sandboxed, budget) = sandbox::new_state().expect("sandbox");
     let plain = mlua::Lua::new();

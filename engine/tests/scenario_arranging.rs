@@ -72,7 +72,7 @@ fn an_unknown_kind_space_or_piece_fails_the_test_with_what_is_wrong() {
     );
     assert_eq!(
         failure("test('x', function() scenario.new{ seats = 2 }:place('scout', 3, 'a') end)"),
-        "1: expected a seat 1..2, got Integer(3)"
+        "1: expected a seat 1..2, got 3"
     );
     assert_eq!(
         failure("test('x', function() local g = scenario.new{ seats = 2 }\ng:remove(1)\ng:remove(1) end)"),

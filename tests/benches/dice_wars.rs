@@ -50,7 +50,7 @@ fn play_engine(engine: &mut Engine, start: &Start) -> (GameState, u32) {
     let mut events = Events::discard();
     let mut attacks = 0;
     while state.outcome.is_none() {
-        let action = players[state.turn.seat as usize].decide(engine, &state);
+        let action = players[state.turn.seat as usize].decide(engine, &state).unwrap();
         attacks += u32::from(!action.is_pass());
         engine.apply(&mut state, &action, &mut events).expect("a legal action applies");
     }

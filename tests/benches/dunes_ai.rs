@@ -67,14 +67,14 @@ fn play(engine: &mut Engine, seed: u64, decisions: &mut Vec<Decision>) {
         let seat = state.turn.seat;
         let action = if HARD_SEATS.contains(&seat) {
             let clock = Instant::now();
-            let action = players[seat as usize].decide(engine, &state);
+            let action = players[seat as usize].decide(engine, &state).unwrap();
             let time = clock.elapsed();
             let what = describe(&rules, &state, &action);
             let alive = state.pieces.iter().filter(|p| p.alive).count();
             decisions.push(Decision { time, seed, turn: state.turn.number, seat, alive, what });
             action
         } else {
-            players[seat as usize].decide(engine, &state)
+            players[seat as usize].decide(engine, &state).unwrap()
         };
         engine.apply(&mut state, &action, &mut events).expect("a computer player's action applies");
         actions += 1;

@@ -58,7 +58,7 @@ fn bench_game(rules: Arc<Ruleset>) -> Bench {
     let (plain, hooked) = (action("plain"), action("hooked"));
     // Both actions must be legal and do the same thing.
     let mut legal = Vec::new();
-    engine.legal_actions(&state, &mut legal);
+    engine.legal_actions(&state, &mut legal).unwrap();
     assert!(legal.contains(&plain) && legal.contains(&hooked), "{legal:?}");
     let mut check = state.clone();
     let mut events = Events::discard();

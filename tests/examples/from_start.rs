@@ -23,7 +23,7 @@ fn engine_play_all(engine: &mut Engine, starts: &[(GameState, Vec<u64>)]) -> u32
         let mut players: Vec<_> = seeds.iter().map(|&seed| ai::player("greedy", seed).expect("greedy")).collect();
         let mut events = Events::discard();
         while state.outcome.is_none() {
-            let action = players[state.turn.seat as usize].decide(engine, &state);
+            let action = players[state.turn.seat as usize].decide(engine, &state).unwrap();
             engine.apply(&mut state, &action, &mut events).expect("a legal action applies");
         }
         turns += state.turn.number;

@@ -3,7 +3,7 @@
 //! otherwise it passes. Ties are broken at random.
 
 use super::Player;
-use crate::game::{Action, ActionKind, Engine, GameState};
+use crate::game::{Action, ActionKind, Engine, GameState, RuleError};
 use crate::rng::GameRng;
 
 pub struct GreedyPlayer {
@@ -68,19 +68,19 @@ impl<T: Copy> Best<T> {
 }
 
 impl Player for GreedyPlayer {
-    fn choose(&mut self, engine: &mut Engine, state: &GameState, legal: &[Action]) -> usize {
-        engine.ai_scores(state, legal, &mut self.scores);
+    fn choose(&mut self, engine: &mut Engine, state: &GameState, legal: &[Action]) -> Result<usize, RuleError> {
+        engine.ai_scores(state, legal, &mut self.scores)?;
         let mut best = Best::new();
         for (i, action) in legal.iter().enumerate() {
             best.offer(&mut self.rng, action, self.scores[i], i);
         }
-        best.pick().unwrap_or(0)
+        Ok(best.pick().unwrap_or(0))
     }
 
-    fn decide(&mut self, engine: &mut Engine, state: &GameState) -> Action {
+    fn decide(&mut self, engine: &mut Engine, state: &GameState) -> Result<Action, RuleError> {
         let mut best = Best::new();
         let rng = &mut self.rng;
-        engine.for_each_scored(state, |action, score| best.offer(rng, &action, score, action));
-        best.pick().unwrap_or_else(Action::pass)
+        engine.for_each_scored(state, |action, score| best.offer(rng, &action, score, action))?;
+        Ok(best.pick().unwrap_or_else(Action::pass))
     }
 }

@@ -10,22 +10,24 @@ pub use greedy::GreedyPlayer;
 pub use random::RandomPlayer;
 pub use search::{SearchBudget, SearchPlayer};
 
-use crate::game::{Action, Engine, GameState};
+use crate::game::{Action, Engine, GameState, RuleError};
 use crate::rng::GameRng;
 
-/// A computer player.
+/// A computer player. Deciding fails only when the mod's rules do while the player weighs its
+/// options — listing or scoring them past the engine's counted limits — and the error names
+/// the rule: a player never hides such an error by taking something else.
 pub trait Player {
     /// Picks one of `legal` (never empty, as [`Engine::legal_actions`] lists them) for the
     /// seat to move; returns its index.
-    fn choose(&mut self, engine: &mut Engine, state: &GameState, legal: &[Action]) -> usize;
+    fn choose(&mut self, engine: &mut Engine, state: &GameState, legal: &[Action]) -> Result<usize, RuleError>;
 
     /// Picks an action for the seat to move; the same choice [`Player::choose`] would make from
     /// the full list. Players that can decide while the engine lists candidates override it.
-    fn decide(&mut self, engine: &mut Engine, state: &GameState) -> Action {
+    fn decide(&mut self, engine: &mut Engine, state: &GameState) -> Result<Action, RuleError> {
         let mut legal = Vec::new();
-        engine.legal_actions(state, &mut legal);
-        let index = self.choose(engine, state, &legal);
-        legal.get(index).copied().unwrap_or_else(Action::pass)
+        engine.legal_actions(state, &mut legal)?;
+        let index = self.choose(engine, state, &legal)?;
+        Ok(legal.get(index).copied().unwrap_or_else(Action::pass))
     }
 }
 

@@ -11,7 +11,7 @@
 //! Its effort is counted in rollouts, not seconds, so a simulation stays reproducible.
 
 use super::{GreedyPlayer, Player};
-use crate::game::{Action, ActionKind, Engine, Events, GameState, Outcome, SeatStatus};
+use crate::game::{Action, ActionKind, Engine, Events, GameState, Outcome, RuleError, SeatStatus};
 use crate::rng::GameRng;
 
 /// How much the search player looks ahead.
@@ -47,7 +47,7 @@ impl SearchPlayer {
     /// The candidates: the `width` best-scored actions of the mod, in listing order among equal
     /// scores, then passing when it is allowed; and which of them the greedy player would take
     /// (the best one reaching its `ai.min`, else passing).
-    fn candidates(&self, engine: &mut Engine, state: &GameState) -> (Vec<Action>, usize) {
+    fn candidates(&self, engine: &mut Engine, state: &GameState) -> Result<(Vec<Action>, usize), RuleError> {
         let mut ranked: Vec<(f64, bool, Action)> = Vec::new();
         let mut pass = None;
         engine.for_each_scored(state, |action, score| match action.kind {
@@ -57,7 +57,7 @@ impl SearchPlayer {
                 let (value, min) = score.unwrap_or((0.0, None));
                 ranked.push((value, min.is_none_or(|m| value >= m), action));
             }
-        });
+        })?;
         // Stable: equal scores keep the listing order.
         ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
         ranked.truncate(self.budget.width);
@@ -66,12 +66,14 @@ impl SearchPlayer {
         let greedy = greedy.unwrap_or(out.len());
         out.extend(pass);
         let greedy = greedy.min(out.len().saturating_sub(1));
-        (out, greedy)
+        Ok((out, greedy))
     }
 
     /// Plays on from `state` with greedy players until the game ends, the mod's
     /// `ai.rollout_rounds` have passed (when it gives them), or the action budget is spent.
-    fn roll_out(&mut self, engine: &mut Engine, state: &mut GameState) {
+    /// An action the rules refuse ends the continuation where it stands; a player that cannot
+    /// decide (the listing's limits) fails the whole decision, since every future would meet it.
+    fn roll_out(&mut self, engine: &mut Engine, state: &mut GameState) -> Result<(), RuleError> {
         let active = state.seats.iter().filter(|s| s.status == SeatStatus::Active).count() as u32;
         let horizon = match engine.rules().data.ai.rollout_rounds {
             Some(rounds) => state.turn.number.saturating_add(rounds.max(1).saturating_mul(active)),
@@ -80,15 +82,16 @@ impl SearchPlayer {
         let mut events = Events::discard();
         for _ in 0..self.budget.max_actions {
             if state.outcome.is_some() || state.turn.number > horizon {
-                return;
+                return Ok(());
             }
             let seat = state.turn.seat as usize;
-            let action = self.rollout_players[seat].decide(engine, state);
+            let action = self.rollout_players[seat].decide(engine, state)?;
             if engine.apply(state, &action, &mut events).is_err() {
                 // A continuation that cannot go on is judged where it stands.
-                return;
+                return Ok(());
             }
         }
+        Ok(())
     }
 
     /// How a continuation ended for `me`, from 0 (lost) to 1 (won).
@@ -117,16 +120,16 @@ impl SearchPlayer {
 }
 
 impl Player for SearchPlayer {
-    fn choose(&mut self, engine: &mut Engine, state: &GameState, legal: &[Action]) -> usize {
-        let action = self.decide(engine, state);
-        legal.iter().position(|a| *a == action).unwrap_or(0)
+    fn choose(&mut self, engine: &mut Engine, state: &GameState, legal: &[Action]) -> Result<usize, RuleError> {
+        let action = self.decide(engine, state)?;
+        Ok(legal.iter().position(|a| *a == action).unwrap_or(0))
     }
 
-    fn decide(&mut self, engine: &mut Engine, state: &GameState) -> Action {
-        let (candidates, greedy) = self.candidates(engine, state);
+    fn decide(&mut self, engine: &mut Engine, state: &GameState) -> Result<Action, RuleError> {
+        let (candidates, greedy) = self.candidates(engine, state)?;
         match candidates.as_slice() {
-            [] => return Action::pass(),
-            [only] => return *only,
+            [] => return Ok(Action::pass()),
+            [only] => return Ok(*only),
             _ => {}
         }
         let me = state.turn.seat;
@@ -152,7 +155,7 @@ impl Player for SearchPlayer {
                     row.clear();
                     break;
                 }
-                self.roll_out(engine, &mut future);
+                self.roll_out(engine, &mut future)?;
                 row.push(Self::judge(engine, &future, me));
             }
             results.push(row);
@@ -176,6 +179,6 @@ impl Player for SearchPlayer {
                 choice = i;
             }
         }
-        candidates[choice]
+        Ok(candidates[choice])
     }
 }

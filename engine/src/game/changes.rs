@@ -5,6 +5,7 @@
 
 use super::events::{Event, Events};
 use super::state::{GameState, NO_SEAT, NO_SPACE};
+use super::RuleError;
 use crate::rules::Ruleset;
 
 /// Sets a space counter (clamped); returns the value stored.
@@ -90,7 +91,16 @@ pub(crate) fn set_charges(state: &mut GameState, events: &mut Events, piece: u32
 
 /// Gives a piece a new item with the item's starting charges. An item in the same slot is
 /// replaced in its position (its charges go with it); otherwise the item is added last.
-pub(crate) fn give_item(rules: &Ruleset, state: &mut GameState, events: &mut Events, piece: u32, item: u16) {
+///
+/// Fails, changing nothing, when the piece already holds [`MAX_HELD_ITEMS`] items outside
+/// the item's slot.
+pub(crate) fn give_item(
+    rules: &Ruleset,
+    state: &mut GameState,
+    events: &mut Events,
+    piece: u32,
+    item: u16,
+) -> Result<(), RuleError> {
     let info = &rules.items[item as usize];
     let held = &mut state.pieces[piece as usize].items;
     let same_slot =
@@ -101,14 +111,27 @@ pub(crate) fn give_item(rules: &Ruleset, state: &mut GameState, events: &mut Eve
             held[position] = fresh;
             position
         }
+        None if held.len() >= MAX_HELD_ITEMS => {
+            return Err(RuleError::new(format!(
+                "a piece may hold at most {MAX_HELD_ITEMS} items; this one holds that many already"
+            )));
+        }
         None => {
             held.push(fresh);
             held.len() - 1
         }
     };
-    let position = position.min(u8::MAX as usize) as u8;
+    let position = position as u8;
     events.push_with(|| Event::ItemGiven { piece, position, item, charges: info.charges });
+    Ok(())
 }
+
+/// The items one piece may hold: held items are named by their position, a byte.
+pub const MAX_HELD_ITEMS: usize = 255;
+
+/// The pieces one game may place in all (ids are never reused, so removed pieces count too):
+/// far beyond a board game's needs, and short of a loop that places millions and fills memory.
+pub const MAX_PIECES: usize = 100_000;
 
 /// Puts a piece on a space, or off the board ([`NO_SPACE`]).
 pub(crate) fn move_piece(state: &mut GameState, events: &mut Events, piece: u32, to: u32) {
@@ -132,7 +155,10 @@ pub(crate) fn place_piece(
     kind: u16,
     owner: u8,
     space: u32,
-) -> u32 {
+) -> Result<u32, RuleError> {
+    if state.pieces.len() >= MAX_PIECES {
+        return Err(RuleError::new(format!("a game may place at most {MAX_PIECES} pieces in all")));
+    }
     let info = &rules.piece_kinds[kind as usize];
     let piece = state.pieces.len() as u32;
     state.pieces.push(super::state::Piece {
@@ -145,9 +171,9 @@ pub(crate) fn place_piece(
     });
     events.push_with(|| Event::PiecePlaced { piece, kind, owner: (owner != NO_SEAT).then_some(owner), space });
     for &item in &info.items {
-        give_item(rules, state, events, piece, item);
+        give_item(rules, state, events, piece, item)?;
     }
-    piece
+    Ok(piece)
 }
 
 /// Takes a piece out of play: off the board, no longer alive (its id stays taken).

@@ -417,7 +417,94 @@ impl LoopSteps {
                 "the loops of one formula took more than {MAX_LOOP_STEPS} steps (loops nested too deep over the board?)"
             )));
         }
+        if !ListingWork::charge(steps as u64) {
+            return Err(ListingWork::exceeded_error());
+        }
         Ok(guard)
+    }
+}
+
+/// The most work one listing of the legal actions may take — with the scores a computer
+/// player works out while listing: every candidate tried counts one step, and so does every
+/// step of the loops their filters and scores run. An action whose parameters combine in too
+/// many ways (four parameters over every space of a board) or whose scores loop over the board
+/// for every candidate is stopped here with an error naming it, instead of running for hours.
+pub const MAX_LISTING_STEPS: u64 = 10_000_000;
+
+/// The most actions one listing may hold (a list of every action is what a person chooses
+/// from; it costs memory).
+pub const MAX_LISTED_ACTIONS: u64 = 250_000;
+
+thread_local! {
+    /// The work of the listing in progress on this thread, if any: steps taken, actions listed,
+    /// and whether a limit was passed.
+    static LISTING: std::cell::Cell<Option<(u64, u64, bool)>> = const { std::cell::Cell::new(None) };
+}
+
+/// Counts the work of one listing of legal actions against [`MAX_LISTING_STEPS`] and
+/// [`MAX_LISTED_ACTIONS`] while it lives. Kept per thread like [`LoopSteps`]; a listing begun
+/// inside another (a scoring formula asking whether a seat can act) counts into the outer one.
+pub(crate) struct ListingWork {
+    outermost: bool,
+}
+
+impl ListingWork {
+    pub(crate) fn begin() -> Self {
+        let outermost = LISTING.get().is_none();
+        if outermost {
+            LISTING.set(Some((0, 0, false)));
+        }
+        ListingWork { outermost }
+    }
+
+    /// Adds `steps` to the listing in progress; `false` once a limit is passed (and from then
+    /// on). Outside a listing nothing is counted here.
+    #[inline]
+    pub(crate) fn charge(steps: u64) -> bool {
+        match LISTING.get() {
+            None => true,
+            Some((taken, listed, exceeded)) => {
+                let taken = taken.saturating_add(steps);
+                let exceeded = exceeded || taken > MAX_LISTING_STEPS;
+                LISTING.set(Some((taken, listed, exceeded)));
+                !exceeded
+            }
+        }
+    }
+
+    /// Counts one action listed; `false` once a limit is passed.
+    #[inline]
+    pub(crate) fn charge_listed() -> bool {
+        match LISTING.get() {
+            None => true,
+            Some((taken, listed, exceeded)) => {
+                let listed = listed + 1;
+                let exceeded = exceeded || listed > MAX_LISTED_ACTIONS;
+                LISTING.set(Some((taken, listed, exceeded)));
+                !exceeded
+            }
+        }
+    }
+
+    /// Whether the listing in progress passed a limit.
+    pub(crate) fn exceeded() -> bool {
+        LISTING.get().is_some_and(|(_, _, exceeded)| exceeded)
+    }
+
+    pub(crate) fn exceeded_error() -> RuleError {
+        RuleError::new(format!(
+            "listing the legal actions took more than {MAX_LISTING_STEPS} steps or {MAX_LISTED_ACTIONS} actions \
+             (candidates tried, and the steps of the loops their filters and scores ran): restrict the action's \
+             parameters (`owned_by`, `adjacent_to`, `reachable_from`, `where`) or make its formulas loop less"
+        ))
+    }
+}
+
+impl Drop for ListingWork {
+    fn drop(&mut self) {
+        if self.outermost {
+            LISTING.set(None);
+        }
     }
 }
 
@@ -1041,20 +1128,7 @@ fn run_proc(cx: &mut WriteCx, proc: Proc, args: &[Expr], frame: &mut Vec<Value>)
         Proc::Place(kind) => {
             let owner = eval(cx, &args[1], frame)?.as_seat().unwrap_or(NO_SEAT);
             let space = target_space(cx, &args[2], frame)?;
-            let info = &cx.rules.piece_kinds[kind as usize];
-            let id = cx.state.pieces.len() as u32;
-            let piece =
-                super::state::Piece { kind, owner, space, alive: true, stats: info.stats.clone(), items: Vec::new() };
-            cx.state.pieces.push(piece);
-            cx.events.push_with(|| Event::PiecePlaced {
-                piece: id,
-                kind,
-                owner: (owner != NO_SEAT).then_some(owner),
-                space,
-            });
-            for &item in &info.items {
-                changes::give_item(cx.rules, cx.state, cx.events, id, item);
-            }
+            changes::place_piece(cx.rules, cx.state, cx.events, kind, owner, space)?;
         }
         Proc::Remove => {
             let p = target_piece(cx, &args[0], frame)?;
@@ -1069,7 +1143,7 @@ fn run_proc(cx: &mut WriteCx, proc: Proc, args: &[Expr], frame: &mut Vec<Value>)
                 Value::Id(item) if (item as usize) < cx.rules.items.len() => item,
                 _ => return Err(RuleError::new("this names no item (it is none)")),
             };
-            changes::give_item(cx.rules, cx.state, cx.events, p, item);
+            changes::give_item(cx.rules, cx.state, cx.events, p, item)?;
         }
         Proc::Shuffle(deck) => {
             let state = &mut *cx.state;

@@ -6,7 +6,7 @@
 use super::action::{Action, ActionKind, MAX_PARAMS, NOT_CHOSEN};
 use super::eval::{self, ReadCx};
 use super::state::{GameState, NO_SEAT, NO_SPACE, SeatStatus};
-use super::{ActionError, Engine};
+use super::{ActionError, Engine, RuleError};
 use crate::board::Scratch;
 use crate::defs::ParamKind;
 use crate::rules::ir::{Expr, Value, held_of_arg};
@@ -98,16 +98,22 @@ impl Sink for First {
 
 /// Lists the legal actions the mod defines (not passing or leaving) into `sink`, in a stable
 /// order: phase action order, then candidates in id order. Returns whether any was listed.
+///
+/// The listing's work is counted ([`eval::ListingWork`]): an action whose candidates pass
+/// [`eval::MAX_LISTING_STEPS`] or [`eval::MAX_LISTED_ACTIONS`] stops it with an error naming
+/// that action, where the mod writes it.
 pub(crate) fn list<S: Sink>(
     rules: &Ruleset,
     state: &GameState,
     scratch: &mut Scratch,
     frame: &mut Vec<Value>,
     sink: &mut S,
-) -> bool {
+) -> Result<bool, RuleError> {
     if state.outcome.is_some() {
-        return false;
+        return Ok(false);
     }
+    let work = eval::ListingWork::begin();
+    let blame = |index: u16| eval::ListingWork::exceeded_error().context(rules, &format!("actions.{}", rules.actions[index as usize].id));
     let seat = state.turn.seat;
     let phase = &rules.phases[state.turn.phase as usize];
     let mut cx = ReadCx { rules, state, scratch, odds: None, hooks: None };
@@ -119,7 +125,10 @@ pub(crate) fn list<S: Sink>(
         fill_pending_rolls(frame, rule, index, state);
         let mut counting = Counting { sink: &mut *sink, any: false };
         enumerate(&mut cx, rule, index, rule.before_roll, rule.params.len(), frame, &mut counting);
-        return counting.any;
+        if eval::ListingWork::exceeded() {
+            return Err(blame(index));
+        }
+        return Ok(counting.any);
     }
     let mut found = false;
     for &index in &phase.actions {
@@ -138,11 +147,15 @@ pub(crate) fn list<S: Sink>(
             enumerate(&mut cx, rule, index, 0, rule.before_roll, frame, &mut counting)
         };
         found |= counting.any;
+        if eval::ListingWork::exceeded() {
+            return Err(blame(index));
+        }
         if stop {
             break;
         }
     }
-    found
+    drop(work);
+    Ok(found)
 }
 
 /// Passing and leaving, after the mod's own actions: passing when the phase allows it or
@@ -174,7 +187,8 @@ impl<S: Sink> Sink for Counting<'_, S> {
     #[inline]
     fn take(&mut self, action: Action) -> bool {
         self.any = true;
-        self.sink.take(action)
+        // Past the limit the listing stops; `list` reports it.
+        self.sink.take(action) || !eval::ListingWork::charge_listed()
     }
 }
 
@@ -233,8 +247,14 @@ fn enumerate<S: Sink>(
     // The state outlives the evaluation context's borrow, so its vectors can be walked while
     // candidates are evaluated.
     let state: &GameState = cx.state;
+    // Every candidate a source offers is counted before it is tried, those a fast filter
+    // rejects included: that loop is the work. Past the listing's limit, everything stops.
+    let charge = |candidates: usize| eval::ListingWork::charge(candidates as u64);
     match &param.source {
         ParamSource::AllSpaces => {
+            if !charge(state.owners.len()) {
+                return true;
+            }
             for space in 0..state.owners.len() as u32 {
                 if !rejected(state, space) && consider(cx, i64::from(space), frame, out) {
                     return true;
@@ -243,6 +263,9 @@ fn enumerate<S: Sink>(
         }
         ParamSource::SpacesOwnedBy(owner) => {
             let Some(seat) = slot_or_eval(cx, owner, frame).as_seat() else { return false };
+            if !charge(state.owners.len()) {
+                return true;
+            }
             for (space, &o) in state.owners.iter().enumerate() {
                 if o == seat && !rejected(state, space as u32) && consider(cx, space as i64, frame, out) {
                     return true;
@@ -254,6 +277,9 @@ fn enumerate<S: Sink>(
             if center as usize >= state.owners.len() {
                 return false;
             }
+            if !charge(state.board.neighbors(center).len()) {
+                return true;
+            }
             for &(neighbor, _) in state.board.neighbors(center) {
                 if !rejected(state, neighbor) && consider(cx, i64::from(neighbor), frame, out) {
                     return true;
@@ -261,6 +287,9 @@ fn enumerate<S: Sink>(
             }
         }
         ParamSource::Seats => {
+            if !charge(state.seats.len()) {
+                return true;
+            }
             for seat in 0..state.seats.len() as u8 {
                 if consider(cx, i64::from(seat), frame, out) {
                     return true;
@@ -268,6 +297,9 @@ fn enumerate<S: Sink>(
             }
         }
         ParamSource::AllPieces => {
+            if !charge(state.pieces.len()) {
+                return true;
+            }
             for (p, piece) in state.pieces.iter().enumerate() {
                 if piece.alive && piece.space != NO_SPACE && consider(cx, p as i64, frame, out) {
                     return true;
@@ -276,6 +308,9 @@ fn enumerate<S: Sink>(
         }
         ParamSource::PiecesOwnedBy(owner) => {
             let Some(seat) = eval::eval(cx, owner, frame).ok().and_then(Value::as_seat) else { return false };
+            if !charge(state.pieces.len()) {
+                return true;
+            }
             for (p, piece) in state.pieces.iter().enumerate() {
                 if piece.alive && piece.owner == seat && piece.space != NO_SPACE && consider(cx, p as i64, frame, out) {
                     return true;
@@ -286,6 +321,9 @@ fn enumerate<S: Sink>(
             let low = eval::eval(cx, min, frame).map(Value::as_int).unwrap_or(0);
             let high = eval::eval(cx, max, frame).map(Value::as_int).unwrap_or(-1);
             let high = high.min(low.saturating_add(MAX_NUMBER_CHOICES - 1));
+            if !charge(high.saturating_sub(low).saturating_add(1).max(0) as usize) {
+                return true;
+            }
             for n in low..=high {
                 if consider(cx, n, frame, out) {
                     return true;
@@ -293,13 +331,20 @@ fn enumerate<S: Sink>(
             }
         }
         ParamSource::Reachable(from, steps) => {
-            for (space, _) in reachable(cx, from, steps, frame) {
+            let reached = reachable(cx, from, steps, frame);
+            if !charge(reached.len()) {
+                return true;
+            }
+            for (space, _) in reached {
                 if !rejected(state, space) && consider(cx, i64::from(space), frame, out) {
                     return true;
                 }
             }
         }
         ParamSource::Items => {
+            if !charge(cx.rules.items.len()) {
+                return true;
+            }
             for item in 0..cx.rules.items.len() as i64 {
                 if consider(cx, item, frame, out) {
                     return true;
@@ -309,6 +354,9 @@ fn enumerate<S: Sink>(
         ParamSource::HeldBy(holder) => {
             let Some(piece) = slot_or_eval(cx, holder, frame).as_piece() else { return false };
             let Some(held) = state.pieces.get(piece as usize).filter(|p| p.alive) else { return false };
+            if !charge(held.items.len().min(256)) {
+                return true;
+            }
             for position in 0..held.items.len().min(256) {
                 if consider(cx, crate::rules::ir::held_arg(piece, position as u8), frame, out) {
                     return true;
@@ -482,7 +530,7 @@ pub(crate) fn check(engine: &mut Engine, state: &GameState, seat: u8, action: &A
                 return Err(ActionError::AwaitingChoice(engine.rules.actions[pending.action as usize].id.clone()));
             }
             let may_pass = engine.rules.phases[state.turn.phase as usize].may_pass;
-            if may_pass || !engine.can_act(state) { Ok(()) } else { Err(ActionError::MustAct) }
+            if may_pass || !engine.can_act(state).map_err(ActionError::Rule)? { Ok(()) } else { Err(ActionError::MustAct) }
         }
         ActionKind::Rule(index) => {
             // Borrowed field by field (no clone of the shared ruleset on this hot path).

@@ -323,17 +323,30 @@ impl Engine {
 
     /// Lists every legal action of the seat to move into `out` (cleared first). Passing is
     /// listed whenever the phase allows it, and always when nothing else is possible.
-    pub fn legal_actions(&mut self, state: &GameState, out: &mut Vec<Action>) {
+    ///
+    /// Fails, with `out` cleared, when an action's choices take more than the listing's counted
+    /// limits ([`eval::MAX_LISTING_STEPS`], [`eval::MAX_LISTED_ACTIONS`]): the error names the
+    /// action where the mod writes it. A mod that lists within the limits never meets it.
+    pub fn legal_actions(&mut self, state: &GameState, out: &mut Vec<Action>) -> Result<(), RuleError> {
         out.clear();
-        let found = legal::list(&self.rules, state, &mut self.scratch, &mut self.frame, out);
-        legal::list_pass_and_leave(&self.rules, state, found, out);
+        match legal::list(&self.rules, state, &mut self.scratch, &mut self.frame, out) {
+            Ok(found) => {
+                legal::list_pass_and_leave(&self.rules, state, found, out);
+                Ok(())
+            }
+            Err(error) => {
+                out.clear();
+                Err(error)
+            }
+        }
     }
 
-    /// Whether the seat to move has any action other than passing and leaving.
-    pub fn can_act(&mut self, state: &GameState) -> bool {
+    /// Whether the seat to move has any action other than passing and leaving; fails as
+    /// [`Engine::legal_actions`] does.
+    pub fn can_act(&mut self, state: &GameState) -> Result<bool, RuleError> {
         let mut first = legal::First(false);
-        legal::list(&self.rules, state, &mut self.scratch, &mut self.frame, &mut first);
-        first.0
+        legal::list(&self.rules, state, &mut self.scratch, &mut self.frame, &mut first)?;
+        Ok(first.0)
     }
 
     /// Why the seat to move cannot take the mod's action `index` now, in words for a menu
@@ -369,12 +382,19 @@ impl Engine {
     /// Calls `visit` with every legal action, in the order [`Engine::legal_actions`] lists them,
     /// together with its computer-player score (as [`Engine::ai_score`] gives it). Scoring while
     /// listing spares a computer player a second pass and a list of every action.
-    pub fn for_each_scored(&mut self, state: &GameState, mut visit: impl FnMut(Action, Option<(f64, Option<f64>)>)) {
+    /// The scores' work counts into the listing's limits; past them this fails as
+    /// [`Engine::legal_actions`] does (after `visit` saw the actions listed until then).
+    pub fn for_each_scored(
+        &mut self,
+        state: &GameState,
+        mut visit: impl FnMut(Action, Option<(f64, Option<f64>)>),
+    ) -> Result<(), RuleError> {
         let Engine { rules, scratch, frame, odds, score_frame, score_scratch, .. } = self;
         let mut sink =
             ScoringSink { rules, state, odds, frame: score_frame, scratch: score_scratch, visit: &mut visit };
-        let found = legal::list(rules, state, scratch, frame, &mut sink);
+        let found = legal::list(rules, state, scratch, frame, &mut sink)?;
         legal::list_pass_and_leave(rules, state, found, &mut Unscored(&mut visit));
+        Ok(())
     }
 
     /// Applies an action of the seat to move. On error nothing has changed.
@@ -512,7 +532,7 @@ impl Engine {
                 continue;
             }
             // While an action awaits its choices, cancelling (never passing) is the way out.
-            if self.rules.auto_pass && state.turn.pending.is_none() && !self.can_act(state) {
+            if self.rules.auto_pass && state.turn.pending.is_none() && !self.can_act(state)? {
                 self.with_cx(state, events, |cx| flow::end_phase(cx))?;
                 continue;
             }
@@ -617,8 +637,16 @@ impl Engine {
     }
 
     /// The computer-player scores of many actions at once: `out[i]` is `ai_score(state, legal[i])`.
-    pub fn ai_scores(&mut self, state: &GameState, legal: &[Action], out: &mut Vec<Option<(f64, Option<f64>)>>) {
+    /// Their work counts against the listing's limits, as scoring while listing does: past them
+    /// this fails naming the action being scored.
+    pub fn ai_scores(
+        &mut self,
+        state: &GameState,
+        legal: &[Action],
+        out: &mut Vec<Option<(f64, Option<f64>)>>,
+    ) -> Result<(), RuleError> {
         out.clear();
+        let _work = eval::ListingWork::begin();
         for action in legal {
             out.push(score_action(
                 &self.rules,
@@ -628,7 +656,15 @@ impl Engine {
                 &mut self.score_scratch,
                 action,
             ));
+            if eval::ListingWork::exceeded() {
+                let rule = match action.kind {
+                    ActionKind::Rule(index) => format!("actions.{}.ai", self.rules.actions[index as usize].id),
+                    _ => "ai".to_string(),
+                };
+                return Err(eval::ListingWork::exceeded_error().context(&self.rules, &rule));
+            }
         }
+        Ok(())
     }
 
     /// Replays a list of actions from a setup, returning the final state.

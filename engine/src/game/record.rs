@@ -6,7 +6,7 @@ use serde_json::Value as Json;
 use super::action::{Action, ActionKind, ActionRecord, NOT_CHOSEN};
 use super::state::GameState;
 use crate::defs::ParamKind;
-use crate::diag::did_you_mean;
+use crate::diag::{did_you_mean, shown};
 use crate::rules::Ruleset;
 use crate::rules::ir::{held_arg, held_of_arg};
 
@@ -73,7 +73,7 @@ pub fn from_record(rules: &Ruleset, state: &GameState, record: &ActionRecord) ->
                 let hint = did_you_mean(id, known.iter().copied())
                     .map(|s| format!("; did you mean `{s}`?"))
                     .unwrap_or_default();
-                return Err(format!("unknown action `{id}`{hint}"));
+                return Err(format!("unknown action `{}`{hint}", shown(id)));
             };
             let rule = &rules.actions[index];
             let chosen = if awaiting(state, index as u16) { rule.params.len() } else { rule.before_roll };
@@ -85,7 +85,7 @@ pub fn from_record(rules: &Ruleset, state: &GameState, record: &ActionRecord) ->
                     let hint = did_you_mean(name, rule.params.iter().map(|p| p.name.as_str()))
                         .map(|s| format!("; did you mean `{s}`?"))
                         .unwrap_or_default();
-                    return Err(format!("`{id}` has no parameter `{name}`{hint}"));
+                    return Err(format!("`{id}` has no parameter `{}`{hint}", shown(name)));
                 }
             }
             let mut args = vec![NOT_CHOSEN; rule.params.len()];
@@ -140,7 +140,7 @@ fn parse_arg(
             let hint = did_you_mean(id, rules.items.iter().map(|i| i.id.as_str()))
                 .map(|s| format!("; did you mean `{s}`?"))
                 .unwrap_or_default();
-            format!("`{name}`: no item is called `{id}`{hint}")
+            format!("`{name}`: no item is called `{}`{hint}", shown(id))
         })
     };
     match kind {
@@ -148,23 +148,25 @@ fn parse_arg(
             let label = match value {
                 Json::String(s) => s.clone(),
                 Json::Number(n) => n.to_string(),
-                other => return Err(format!("`{name}` is a space label, not {other}")),
+                other => return Err(format!("`{name}` is a space label, not {}", shown(&other.to_string()))),
             };
             state.board.find(&label).map(i64::from).ok_or_else(|| {
                 let hint = did_you_mean(&label, state.board.spaces().iter().map(|s| s.label.as_str()))
                     .map(|s| format!("; did you mean `{s}`?"))
                     .unwrap_or_default();
-                format!("`{name}`: no space is labelled `{label}`{hint}")
+                format!("`{name}`: no space is labelled `{}`{hint}", shown(&label))
             })
         }
         ParamKind::Seat | ParamKind::Piece => match value.as_i64() {
             Some(n) if n >= 1 => Ok(n - 1),
-            _ => Err(format!("`{name}` is a number from 1, not {value}")),
+            _ => Err(format!("`{name}` is a number from 1, not {}", shown(&value.to_string()))),
         },
-        ParamKind::Number => value.as_i64().ok_or_else(|| format!("`{name}` is a whole number, not {value}")),
+        ParamKind::Number => {
+            value.as_i64().ok_or_else(|| format!("`{name}` is a whole number, not {}", shown(&value.to_string())))
+        }
         ParamKind::Item => match value {
             Json::String(id) => item_index(id).map(i64::from),
-            other => Err(format!("`{name}` is an item id, not {other}")),
+            other => Err(format!("`{name}` is an item id, not {}", shown(&other.to_string()))),
         },
         // A held item: `{ "piece": 3, "position": 2 }`, `{ "piece": 3, "item": "sword" }`, or
         // just the item's id for the acting seat's first piece holding one.
@@ -190,7 +192,7 @@ fn parse_arg(
                         }
                     }
                 }
-                other => return Err(format!("`{name}` is an item id, not {other}")),
+                other => return Err(format!("`{name}` is an item id, not {}", shown(&other.to_string()))),
             };
             let item = item_index(id)?;
             let holders: Vec<usize> = match piece {
@@ -205,7 +207,7 @@ fn parse_arg(
                     let position = state.pieces.get(p)?.items.iter().position(|h| h.item == item)?;
                     Some(held_arg(p as u32, position as u8))
                 })
-                .ok_or_else(|| format!("`{name}`: no piece holds `{id}`"))
+                .ok_or_else(|| format!("`{name}`: no piece holds `{}`", shown(id)))
         }
     }
 }

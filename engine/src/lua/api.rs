@@ -12,7 +12,7 @@ use mlua::{Lua, MultiValue, Table, Value as LuaValue};
 use super::sandbox::{bytes_as_instructions, charge};
 use super::{HookCell, describe_lua};
 use crate::defs::EventKind;
-use crate::diag::did_you_mean;
+use crate::diag::{MAX_ECHOED_CHARS, did_you_mean, shown};
 use crate::game::changes;
 use crate::game::events::Event;
 use crate::game::state::{NO_SEAT, NO_SPACE, ScriptValue, SeatStatus};
@@ -51,7 +51,7 @@ fn space_arg(cell: &HookCell, value: &LuaValue, what: &str) -> LuaResult<u32> {
             cell.state.board.find(&label).ok_or_else(|| {
                 let known = cell.state.board.spaces().iter().map(|s| s.label.as_str());
                 let hint = did_you_mean(&label, known).map(|s| format!("; did you mean `{s}`?")).unwrap_or_default();
-                mlua::Error::runtime(format!("{what}: no space is labelled `{label}`{hint}"))
+                mlua::Error::runtime(format!("{what}: no space is labelled `{}`{hint}", shown(&label)))
             })
         }
         other => err(format!("{what}: expected a space (1..{count} or a label), got {}", show_value(other))),
@@ -98,7 +98,7 @@ fn lookup(names: impl Iterator<Item = String> + Clone, name: &str, kind: &str, w
     let hint = did_you_mean(name, list.iter().map(String::as_str))
         .map(|s| format!("; did you mean `{s}`?"))
         .unwrap_or_default();
-    err(format!("{what}: unknown {kind} `{name}`{hint}"))
+    err(format!("{what}: unknown {kind} `{}`{hint}", shown(name)))
 }
 
 fn arg(args: &MultiValue, i: usize) -> LuaValue {
@@ -109,24 +109,71 @@ fn seat_value(seat: u8) -> LuaValue {
     if seat == NO_SEAT { LuaValue::Nil } else { LuaValue::Integer(i64::from(seat) + 1) }
 }
 
-/// A short rendering of a Lua value for messages and the console.
+/// How many levels of nested tables [`show_value`] shows; deeper ones are `{…}`.
+const SHOWN_DEPTH: usize = 6;
+/// How many values [`show_value`] shows in all, and of one table.
+const SHOWN_VALUES: usize = 100;
+const SHOWN_ITEMS: usize = 20;
+
+/// A short rendering of a Lua value for messages, `game.log` and the console: a long string
+/// cut, tables to a few levels and values, and a table met again inside itself as `<cycle>`
+/// (what a mod hands over may hold itself, or nest a hundred thousand levels deep). Reads
+/// tables raw, so no code of the mod runs.
 pub(crate) fn show_value(value: &LuaValue) -> String {
+    let mut out = String::new();
+    let mut budget = SHOWN_VALUES;
+    write_value(&mut out, value, &mut Vec::new(), &mut budget);
+    out
+}
+
+fn write_value(out: &mut String, value: &LuaValue, path: &mut Vec<*const std::ffi::c_void>, budget: &mut usize) {
     match value {
-        LuaValue::Nil => "nil".into(),
-        LuaValue::Boolean(b) => b.to_string(),
-        LuaValue::Integer(n) => n.to_string(),
-        LuaValue::Number(x) => x.to_string(),
-        LuaValue::String(s) => format!("{:?}", s.to_string_lossy()),
-        LuaValue::Table(t) => {
-            let items: Vec<String> =
-                t.clone().sequence_values::<LuaValue>().take(20).flatten().map(|v| show_value(&v)).collect();
-            if items.is_empty() && t.clone().pairs::<LuaValue, LuaValue>().next().is_some() {
-                "{…}".into()
-            } else {
-                format!("{{{}}}", items.join(", "))
+        LuaValue::Nil => out.push_str("nil"),
+        LuaValue::Boolean(b) => out.push_str(&b.to_string()),
+        LuaValue::Integer(n) => out.push_str(&n.to_string()),
+        LuaValue::Number(x) => out.push_str(&x.to_string()),
+        LuaValue::String(s) => {
+            let bytes = s.as_bytes();
+            let text = String::from_utf8_lossy(&bytes);
+            match text.char_indices().nth(MAX_ECHOED_CHARS) {
+                Some((end, _)) => out.push_str(&format!("{:?}… ({} bytes)", &text[..end], bytes.len())),
+                None => out.push_str(&format!("{text:?}")),
             }
         }
-        other => other.type_name().to_string(),
+        LuaValue::Table(t) => {
+            let address = t.to_pointer();
+            if path.contains(&address) {
+                out.push_str("<cycle>");
+                return;
+            }
+            if path.len() >= SHOWN_DEPTH || *budget == 0 {
+                let empty = t.clone().pairs::<LuaValue, LuaValue>().next().is_none();
+                out.push_str(if empty { "{}" } else { "{…}" });
+                return;
+            }
+            path.push(address);
+            out.push('{');
+            let mut shown = 0;
+            for item in t.clone().sequence_values::<LuaValue>() {
+                let Ok(item) = item else { break };
+                if shown > 0 {
+                    out.push_str(", ");
+                }
+                if shown == SHOWN_ITEMS || *budget == 0 {
+                    out.push('…');
+                    break;
+                }
+                *budget -= 1;
+                shown += 1;
+                write_value(out, &item, path, budget);
+            }
+            if shown == 0 && t.clone().pairs::<LuaValue, LuaValue>().next().is_some() {
+                out.push('…');
+            }
+            out.push('}');
+            path.pop();
+        }
+        other => out.push_str(other.type_name()),
     }
 }
 
@@ -276,12 +323,19 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
     api!("put", |lua, a| with(lua, |c| {
         writable(c, "put")?;
         let key = name_arg(&arg(&a, 0), "put")?;
-        let kept: usize =
-            c.state.script_data.iter().filter(|(k, _)| **k != key).map(|(k, v)| k.len() + data_size(v)).sum();
+        let (kept, measured) = c
+            .state
+            .script_data
+            .iter()
+            .filter(|(k, _)| **k != key)
+            .map(|(k, v)| (k.len() + data_size(v), data_values(v)))
+            .fold((0, 0), |(size, values), (s, v)| (size + s, values + v));
+        // Measuring what is kept already visited every value of it.
+        charge(lua, measured as u64 + c.state.script_data.len() as u64, "game.put")?;
         let mut size = key.len() + kept;
-        let value = lua_to_script(&arg(&a, 1), 0, &mut size)?;
-        // What was copied, and a step for each value kept already (they were measured).
-        let work = bytes_as_instructions(size - kept) + c.state.script_data.len() as u64;
+        let value = lua_to_script(&arg(&a, 1), &mut Vec::new(), &mut size)?;
+        // What was copied.
+        let work = bytes_as_instructions(size - kept);
         charge(lua, work, "game.put")?;
         match value {
             Some(value) => c.state.script_data.insert(key, value),
@@ -353,14 +407,19 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
         // Log lines are kept outside Lua's memory limit: each byte counts as an instruction.
         let bytes: usize = a.iter().map(|v| if let LuaValue::String(s) = v { s.as_bytes().len() } else { 8 }).sum();
         charge(_lua, bytes as u64, "game.log")?;
-        let parts: Vec<String> = a
-            .iter()
-            .map(|v| match v {
-                LuaValue::String(s) => s.to_string_lossy(),
-                other => show_value(other),
-            })
-            .collect();
-        let text = parts.join(" ");
+        // Other values are shown within one budget for the whole line, however many there are.
+        let mut budget = SHOWN_VALUES;
+        let mut text = String::new();
+        for (i, value) in a.iter().enumerate() {
+            if i > 0 {
+                text.push(' ');
+            }
+            match value {
+                LuaValue::String(s) => text.push_str(&s.to_string_lossy()),
+                other => write_value(&mut text, other, &mut Vec::new(), &mut budget),
+            }
+        }
+        charge(_lua, bytes_as_instructions(text.len().saturating_sub(bytes)), "game.log")?;
         c.events.push_with(|| Event::Log { text });
         Ok(MultiValue::new())
     }));
@@ -402,11 +461,16 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
                 .map(|s| format!("; did you mean `{s}`?"))
                 .unwrap_or_default();
             let names: Vec<&str> = EventKind::ALL.iter().map(|k| k.name()).collect();
-            return err::<()>(format!("meeple.on: unknown event `{event}`{hint} (events: {})", names.join(", ")));
+            return err::<()>(format!(
+                "meeple.on: unknown event `{}`{hint} (events: {})",
+                shown(&event),
+                names.join(", ")
+            ));
         }
         let LuaValue::Function(function) = function else {
             return err(format!(
-                "meeple.on(\"{event}\", …): the second argument must be a function, got {}",
+                "meeple.on(\"{}\", …): the second argument must be a function, got {}",
+                shown(&event),
                 describe_lua(&function)
             ));
         };
@@ -441,11 +505,25 @@ fn data_size(value: &ScriptValue) -> usize {
         }
 }
 
+/// How many values kept data holds, itself included.
+fn data_values(value: &ScriptValue) -> usize {
+    1 + match value {
+        ScriptValue::List(items) => items.iter().map(data_values).sum(),
+        ScriptValue::Map(map) => map.values().map(data_values).sum(),
+        _ => 0,
+    }
+}
+
 /// Lua data as kept data. `size` (the game's data already kept) grows with what is converted,
 /// and conversion stops once it passes [`MAX_DATA_SIZE`], so that a table holding the same
-/// table twice at every level cannot make it copy for ever.
-fn lua_to_script(value: &LuaValue, depth: usize, size: &mut usize) -> LuaResult<Option<ScriptValue>> {
-    if depth > MAX_DATA_DEPTH {
+/// table twice at every level cannot make it copy for ever, and a huge table is not walked
+/// whole; `path` holds the tables being converted, so a table holding itself is refused.
+fn lua_to_script(
+    value: &LuaValue,
+    path: &mut Vec<*const std::ffi::c_void>,
+    size: &mut usize,
+) -> LuaResult<Option<ScriptValue>> {
+    if path.len() > MAX_DATA_DEPTH {
         return err("game.put: the data is nested too deeply");
     }
     *size += DATA_VALUE_SIZE
@@ -453,11 +531,10 @@ fn lua_to_script(value: &LuaValue, depth: usize, size: &mut usize) -> LuaResult<
             LuaValue::String(s) => s.as_bytes().len(),
             _ => 0,
         };
+    let too_much =
+        || err(format!("game.put: the game's kept data would pass {} KiB; keep only small data", MAX_DATA_SIZE / 1024));
     if *size > MAX_DATA_SIZE {
-        return err(format!(
-            "game.put: the game's kept data would pass {} KiB; keep only small data",
-            MAX_DATA_SIZE / 1024
-        ));
+        return too_much();
     }
     Ok(Some(match value {
         LuaValue::Nil => return Ok(None),
@@ -470,13 +547,26 @@ fn lua_to_script(value: &LuaValue, depth: usize, size: &mut usize) -> LuaResult<
         LuaValue::Number(x) => ScriptValue::Num(*x),
         LuaValue::String(s) => ScriptValue::Text(s.to_string_lossy()),
         LuaValue::Table(t) => {
+            let address = t.to_pointer();
+            if path.contains(&address) {
+                return err("game.put: the table holds itself (a cycle); only plain data without cycles can be kept");
+            }
+            path.push(address);
             let length = t.raw_len();
-            let pairs: Vec<(LuaValue, LuaValue)> = t.clone().pairs::<LuaValue, LuaValue>().collect::<LuaResult<_>>()?;
-            if pairs.len() == length && pairs.iter().all(|(k, _)| matches!(k, LuaValue::Integer(_))) {
+            let mut pairs: Vec<(LuaValue, LuaValue)> = Vec::new();
+            for pair in t.clone().pairs::<LuaValue, LuaValue>() {
+                pairs.push(pair?);
+                // Every value will count at least this much: a table too large is refused
+                // before it is walked whole.
+                if *size + pairs.len() * DATA_VALUE_SIZE > MAX_DATA_SIZE {
+                    return too_much();
+                }
+            }
+            let converted = if pairs.len() == length && pairs.iter().all(|(k, _)| matches!(k, LuaValue::Integer(_))) {
                 let mut list = Vec::with_capacity(length);
                 for i in 1..=length {
                     let item: LuaValue = t.raw_get(i)?;
-                    list.push(lua_to_script(&item, depth + 1, size)?.unwrap_or(ScriptValue::Bool(false)));
+                    list.push(lua_to_script(&item, path, size)?.unwrap_or(ScriptValue::Bool(false)));
                 }
                 ScriptValue::List(list)
             } else {
@@ -493,12 +583,14 @@ fn lua_to_script(value: &LuaValue, depth: usize, size: &mut usize) -> LuaResult<
                         }
                     };
                     *size += key.len();
-                    if let Some(v) = lua_to_script(&v, depth + 1, size)? {
+                    if let Some(v) = lua_to_script(&v, path, size)? {
                         map.insert(key, v);
                     }
                 }
                 ScriptValue::Map(map)
-            }
+            };
+            path.pop();
+            converted
         }
         other => {
             return err(format!(

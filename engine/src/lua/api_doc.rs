@@ -1131,9 +1131,11 @@ pub fn markdown() -> String {
          `coroutine` and the basic functions are there; `io`, `os`, `require`, `load`, `dofile`, \
          `print`, `warn`, `string.dump`, `math.random` and `math.randomseed` are not (use \
          `game.roll` and `game.random`: only the game's own random stream keeps games \
-         reproducible), `collectgarbage` only answers `\"count\"`, `setmetatable` refuses \
-         `__gc` and `__mode`, and `pairs` visits keys in a fixed order (numbers, then strings, \
-         then `false` and `true`). ",
+         reproducible), `collectgarbage` only answers `\"count\"`, no metatable may hold \
+         `__gc`, `__mode` or `__close` (`setmetatable` refuses them, and a table used as a \
+         metatable refuses them later too), to-be-closed variables (`local x <close>`) are \
+         refused where they are written, and `pairs` visits keys in a fixed order (numbers, then \
+         strings, then `false` and `true`). ",
     );
     let instructions = super::sandbox::INSTRUCTION_LIMIT;
     let instructions = if instructions.is_multiple_of(1_000_000) {

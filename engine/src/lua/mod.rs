@@ -11,12 +11,15 @@
 
 mod api;
 pub mod api_doc;
+mod bytecode;
+mod lexer;
 mod patterns;
 pub mod sandbox;
 
+pub(crate) use api::show_value;
+
 use std::sync::Arc;
 
-use mlua::chunk::ChunkMode;
 use mlua::{Function, Lua, Value as LuaValue};
 
 use crate::defs::EventKind;
@@ -80,12 +83,8 @@ impl HookRuntime {
         let mut errors = Vec::new();
         for source in &rules.hooks {
             budget.start();
-            // Text only: Lua bytecode is not checked by the VM and can break out of it.
-            let chunk =
-                lua.load(source.text.as_str()).set_name(format!("@{}", source.chunk_name)).set_mode(ChunkMode::Text);
-            if let Err(e) =
-                sandbox::refuse_close_attribute(&source.text, &source.chunk_name).and_then(|()| chunk.exec())
-            {
+            let chunk_name = format!("@{}", source.chunk_name);
+            if let Err(e) = sandbox::compile(&lua, &source.text, &chunk_name).and_then(|chunk| chunk.call::<()>(())) {
                 let text = sandbox::error_text(&e);
                 errors.push(locate(&source.chunk_name, &source.display_path, &text));
             }
@@ -120,14 +119,7 @@ impl HookRuntime {
         hooks
             .iter()
             .filter_map(|source| {
-                // Text only: Lua bytecode is not checked by the VM and can break out of it.
-                let chunk = lua
-                    .load(source.text.as_str())
-                    .set_name(format!("@{}", source.chunk_name))
-                    .set_mode(ChunkMode::Text);
-                let error = sandbox::refuse_close_attribute(&source.text, &source.chunk_name)
-                    .and_then(|()| chunk.into_function().map(drop))
-                    .err()?;
+                let error = sandbox::compile(&lua, &source.text, &format!("@{}", source.chunk_name)).err()?;
                 Some(locate(&source.chunk_name, &source.display_path, &sandbox::error_text(&error)))
             })
             .collect()
@@ -243,15 +235,10 @@ impl HookRuntime {
     /// `meeple lua` console). Returns the values, printed.
     pub fn eval(&mut self, code: &str, state: &mut GameState, events: &mut Events) -> Result<String, String> {
         let lua = self.lua.clone();
-        let chunk_result = {
-            let expression = lua.load(format!("return {code}")).set_name("=console").set_mode(ChunkMode::Text);
-            match expression.into_function() {
-                Ok(f) => Ok(f),
-                Err(_) => lua.load(code).set_name("=console").set_mode(ChunkMode::Text).into_function(),
-            }
-        };
-        sandbox::refuse_close_attribute(code, "console").map_err(|e| sandbox::error_text(&e))?;
-        let function = chunk_result.map_err(|e| sandbox::error_text(&e))?;
+        // An expression shows its value; anything else runs as a statement.
+        let function = sandbox::compile(&lua, &format!("return {code}"), "=console")
+            .or_else(|_| sandbox::compile(&lua, code, "=console"))
+            .map_err(|e| sandbox::error_text(&e))?;
         let values = self
             .with_state(state, events, true, |_lua| function.call::<mlua::MultiValue>(()))
             .map_err(|e| sandbox::error_text(&e))?;

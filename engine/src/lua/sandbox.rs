@@ -9,14 +9,22 @@
 //! - `pcall`, `xpcall`, `coroutine.resume` and `coroutine.close` re-raise the limit error once a
 //!   limit is hit, so no protected call can swallow it and run on, and `xpcall` no longer runs
 //!   its message handler then (Lua runs it with hooks off after an error the hook raised);
+//!   protected calls and coroutine bodies name the mod's line in a library function's error
+//!   where Lua would name the wrapper's;
 //! - `coroutine.create` and `coroutine.wrap` count the instructions a new coroutine may run
 //!   before its own instruction hook first fires;
-//! - `setmetatable` refuses `__gc` (finalizers run with hooks off, at moments the game does not
-//!   choose) and `__mode` (weak tables show when the collector ran);
+//! - no metatable ever holds `__gc` (finalizers run with hooks off, at moments the game does
+//!   not choose), `__close` (a to-be-closed value is closed with hooks off in a coroutine the
+//!   limits stopped) or `__mode` (weak tables show when the collector ran): `setmetatable`
+//!   refuses them and seals the metatable against gaining them later, the string metatable
+//!   included (`getmetatable`, `setmetatable` and `rawset` see through the seal);
 //! - `pairs` visits keys in a fixed order (string hashes are seeded at random per state);
 //! - the string pattern functions replay their search first and count its steps
-//!   (`patterns.rs`), and functions that copy or move much data count it, so work done inside
-//!   one C call is limited like instructions.
+//!   (`patterns.rs`), and functions that copy, convert or make much data count it, so work done
+//!   inside one C call is limited like instructions.
+//!
+//! To-be-closed variables (`local x <close>`) are refused when a chunk is compiled
+//! ([`compile`]).
 
 use std::cell::{Cell, RefCell};
 use std::cmp::Ordering;
@@ -24,8 +32,10 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use mlua::chunk::ChunkMode;
-use mlua::{HookTriggers, Lua, LuaOptions, MultiValue, StdLib, Table, Value as LuaValue, VmState};
+use mlua::{Function, HookTriggers, Lua, LuaOptions, MultiValue, StdLib, Table, Value as LuaValue, VmState};
 
+use super::bytecode::{self, Scan};
+use super::lexer;
 use super::patterns::{self, Counter, GmatchPosition};
 
 /// Memory a mod's Lua state may use.
@@ -89,6 +99,13 @@ impl Budget {
         self.0.time_limit.set(limit);
         self.0.deadline.set(Some(Instant::now() + limit));
         self.0.stopped.replace(None);
+    }
+
+    /// Starts a budget of [`INSTRUCTION_LIMIT`] instructions and no time limit: what tests use
+    /// to check that work is counted, whatever else the machine is doing.
+    pub fn start_counting_only(&self) {
+        self.start();
+        self.0.deadline.set(None);
     }
 
     /// Instructions this call may still run.
@@ -183,6 +200,37 @@ fn caller_location(lua: &Lua) -> Option<String> {
     None
 }
 
+/// `file:line` where the mod called the wrapper of the sandbox whose line an error names: Lua
+/// locates an error a library function raises at the function's caller, which is a wrapper
+/// here. Called from the message handler: `handlers` frames of the sandbox's own run between it
+/// and the function that raised the error. `None` when a C function called the wrapper
+/// (`pcall(string.rep)`), where Lua gives no position either.
+fn wrapper_caller_location(lua: &Lua, handlers: usize) -> Option<String> {
+    let mut level = 1 + handlers;
+    // The function that raised the error: a C function reports at its caller, Lua code where
+    // it is (then it is the sandbox's own code).
+    let raiser_is_c = lua.inspect_stack(level, |debug| debug.source().what == "C")?;
+    if raiser_is_c {
+        level += 1;
+    }
+    loop {
+        let frame = lua.inspect_stack(level, |debug| {
+            let source = debug.source();
+            (source.what, source.short_src.map(|s| s.into_owned()), debug.current_line())
+        });
+        let (what, source, line) = frame?;
+        match (what, source, line) {
+            (_, Some(source), _) if source == SANDBOX_CHUNK => level += 1,
+            ("C", _, _) => return None,
+            (_, Some(source), Some(line)) => return Some(format!("{source}:{line}")),
+            _ => return None,
+        }
+        if level > 64 {
+            return None;
+        }
+    }
+}
+
 /// Creates a sandboxed Lua state with limits installed.
 pub fn new_state() -> mlua::Result<(Lua, Budget)> {
     let lua = Lua::new_with(
@@ -239,36 +287,198 @@ pub fn new_state() -> mlua::Result<(Lua, Budget)> {
 
 /// The Lua side of the wrappers: each local has the name of the function it holds, so Lua's
 /// own messages about bad arguments name the function the mod called.
-const WRAPPERS: &str = r#"
+const WRAPPERS: &str = r##"
 local checks = ...
-local type, rawget, error = type, rawget, error
-local rethrow, charge_bytes, charge_count = checks.rethrow, checks.charge_bytes, checks.charge_count
+local type, rawget, rawset, rawlen, error, select, next = type, rawget, rawset, rawlen, error, select, next
+local rethrow, charge_bytes, charge_count, locate = checks.rethrow, checks.charge_bytes, checks.charge_count, checks.locate
+-- Below this many bytes or values a call does too little work to be worth counting apart.
+local LONG = 256
 
 do
   local pcall, xpcall, stopped = pcall, xpcall, checks.stopped
-  _G.pcall = function(...) return rethrow(pcall(...)) end
+  -- A library function reports a bad argument at its caller's line, which is a wrapper here:
+  -- the message handler (`locate`) names the mod's line instead, while the stack is still there.
+  _G.pcall = function(...)
+    if select("#", ...) == 0 then return pcall() end
+    return rethrow(xpcall((...), locate, select(2, ...)))
+  end
   -- Lua runs a message handler where the error is raised, before unwinding; for the error the
   -- instruction hook raises, that is with hooks off, so once a limit is hit it is not run.
   _G.xpcall = function(f, handler, ...)
     if type(handler) ~= "function" then return xpcall(f, handler, ...) end
-    return rethrow(xpcall(f, function(e) if stopped() then return e end return handler(e) end, ...))
+    return rethrow(xpcall(f, function(e) if stopped() then return e end return handler(locate(e, 1)) end, ...))
   end
 end
 do
-  local resume, close, create, wrap = coroutine.resume, coroutine.close, coroutine.create, coroutine.wrap
+  local resume, close, create, wrap, xpcall = coroutine.resume, coroutine.close, coroutine.create, coroutine.wrap, xpcall
   local started = checks.coroutine_started
+  -- A coroutine's body runs under the same message handler as `pcall`, for the same reason.
+  local function finish(ok, ...)
+    if ok then return ... end
+    error((...), 0)
+  end
+  local function body(f)
+    if type(f) ~= "function" then return f end
+    return function(...) return finish(xpcall(f, locate, ...)) end
+  end
   coroutine.resume = function(...) return rethrow(resume(...)) end
   coroutine.close = function(...) return rethrow(close(...)) end
-  coroutine.create = function(...) started() return create(...) end
-  coroutine.wrap = function(...) started() return wrap(...) end
+  coroutine.create = function(f, ...) started() return create(body(f), ...) end
+  coroutine.wrap = function(f, ...) started() return wrap(body(f), ...) end
 end
 do
-  local setmetatable = setmetatable
-  _G.setmetatable = function(t, mt, ...)
-    if type(mt) == "table" and (rawget(mt, "__gc") ~= nil or rawget(mt, "__mode") ~= nil) then
-      error("setmetatable: __gc and __mode are not available to mods (when the garbage collector runs is not part of the game)", 2)
+  -- Metatables. `__gc` and `__close` make Lua call the mod's code where the limits cannot stop
+  -- it (finalizers, and closing a to-be-closed value after a stop, run with hooks off), and
+  -- `__mode` shows when the collector ran; a metatable may never hold them. A table given as
+  -- a metatable is sealed so that it cannot gain them later either: its own (real) metatable
+  -- becomes a guard the mod never sees, whose `__newindex` refuses those keys, and `rawset`
+  -- refuses them on a sealed table. A sealed table may still have a metatable of the mod's (a
+  -- class inheriting from another): the guard then stands for it, forwarding each metamethod
+  -- to what the mod's metatable holds at that moment, and `getmetatable` answers the mod's.
+  local setmetatable, getmetatable = setmetatable, getmetatable
+  local real_metatable, set_real_metatable, address = checks.real_metatable, checks.set_real_metatable, checks.address
+  local LOGICAL = checks.logical_key -- a guard's field: the mod's metatable, or false for none
+  local FORBIDDEN = { __gc = true, __mode = true, __close = true }
+  local function refuse(what, key, level)
+    error(what .. key .. " is not available to mods (finalizers and closing run where the limits cannot stop them; weak tables show when the garbage collector ran)", level + 1)
+  end
+  -- The metatable the mod gave `t`, when `t` is a table whose real metatable is a guard.
+  local function guarded(t)
+    local real = real_metatable(t)
+    if real == nil then return nil, false end
+    local logical = rawget(real, LOGICAL)
+    if logical == nil then return real, false end
+    return logical or nil, true
+  end
+  local function metafield(v, event)
+    local mt
+    if type(v) == "table" then mt = guarded(v) else mt = getmetatable(v) end
+    if type(mt) == "table" then return rawget(mt, event) end
+    return nil
+  end
+  local function binary(event, message)
+    return function(a, b)
+      local handler = metafield(a, event)
+      if handler == nil then handler = metafield(b, event) end
+      if handler == nil then error(message, 2) end
+      return handler(a, b)
     end
-    return setmetatable(t, mt, ...)
+  end
+  local function compare(event)
+    return function(a, b)
+      local handler = metafield(a, event)
+      if handler == nil then handler = metafield(b, event) end
+      if handler ~= nil then return handler(a, b) end
+      if event == "__eq" then return false end
+      if type(a) == type(b) then error("attempt to compare two " .. type(a) .. " values", 2) end
+      error("attempt to compare " .. type(a) .. " with " .. type(b), 2)
+    end
+  end
+  local plain_guard = { [LOGICAL] = false }
+  plain_guard.__newindex = function(t, key, value)
+    if FORBIDDEN[key] then refuse("", key, 2) end
+    rawset(t, key, value)
+  end
+  local forwarding_guard = {
+    __newindex = function(t, key, value)
+      if FORBIDDEN[key] then refuse("", key, 2) end
+      local handler = metafield(t, "__newindex")
+      if handler == nil then rawset(t, key, value)
+      elseif type(handler) == "function" then handler(t, key, value)
+      else handler[key] = value end
+    end,
+    __index = function(t, key)
+      local handler = metafield(t, "__index")
+      if handler == nil then return nil end
+      if type(handler) == "function" then return handler(t, key) end
+      return handler[key]
+    end,
+    __call = function(t, ...)
+      local handler = metafield(t, "__call")
+      if handler == nil then error("attempt to call a table value", 2) end
+      return handler(t, ...)
+    end,
+    __tostring = function(t)
+      local handler = metafield(t, "__tostring")
+      if handler ~= nil then return handler(t) end
+      local name = metafield(t, "__name")
+      return (type(name) == "string" and name or "table") .. ": " .. address(t)
+    end,
+    __len = function(t)
+      local handler = metafield(t, "__len")
+      if handler == nil then return rawlen(t) end
+      return handler(t)
+    end,
+    __pairs = function(t)
+      local handler = metafield(t, "__pairs")
+      if handler == nil then return next, t, nil end
+      local iterator, state, first = handler(t)
+      return iterator, state, first
+    end,
+    -- Lua passes the operand twice to the unary ones.
+    __unm = binary("__unm", "attempt to perform arithmetic on a table value"),
+    __bnot = binary("__bnot", "attempt to perform bitwise operation on a table value"),
+    __concat = binary("__concat", "attempt to concatenate a table value"),
+    __eq = compare("__eq"),
+    __lt = compare("__lt"),
+    __le = compare("__le"),
+  }
+  for _, event in next, { "__add", "__sub", "__mul", "__div", "__mod", "__pow", "__idiv" } do
+    forwarding_guard[event] = binary(event, "attempt to perform arithmetic on a table value")
+  end
+  for _, event in next, { "__band", "__bor", "__bxor", "__shl", "__shr" } do
+    forwarding_guard[event] = binary(event, "attempt to perform bitwise operation on a table value")
+  end
+  -- One guard per table that has a metatable of the mod's; the forwarders are shared.
+  local function guard_for(logical)
+    if logical == nil then return plain_guard end
+    local guard = { [LOGICAL] = logical }
+    for event, forwarder in next, forwarding_guard do guard[event] = forwarder end
+    return guard
+  end
+  local function seal(mt)
+    local real = real_metatable(mt)
+    if real == nil then set_real_metatable(mt, plain_guard)
+    elseif rawget(real, LOGICAL) == nil then set_real_metatable(mt, guard_for(real)) end
+  end
+  checks.seal = seal
+
+  _G.setmetatable = function(...)
+    local t, mt = ...
+    if type(mt) == "table" then
+      for key in next, FORBIDDEN do
+        if rawget(mt, key) ~= nil then refuse("setmetatable: ", key, 2) end
+      end
+      seal(mt)
+    end
+    if type(t) == "table" and (type(mt) == "table" or mt == nil and select("#", ...) >= 2) then
+      local logical, sealed = guarded(t)
+      if sealed then
+        if logical ~= nil and rawget(logical, "__metatable") ~= nil then
+          error("cannot change a protected metatable", 2)
+        end
+        set_real_metatable(t, guard_for(mt))
+        return t
+      end
+    end
+    return setmetatable(...)
+  end
+  _G.getmetatable = function(...)
+    local v = ...
+    if type(v) == "table" then
+      local logical, sealed = guarded(v)
+      if sealed then
+        if logical == nil then return nil end
+        local protected = rawget(logical, "__metatable")
+        if protected ~= nil then return protected end
+        return logical
+      end
+    end
+    return getmetatable(...)
+  end
+  _G.rawset = function(t, key, ...)
+    if FORBIDDEN[key] and type(t) == "table" and select(2, guarded(t)) then refuse("rawset: ", key, 2) end
+    return rawset(t, key, ...)
   end
 end
 do
@@ -284,7 +494,13 @@ do
   local check_find, check_gsub, gmatch_steps = checks.find, checks.gsub, checks.gmatch
   string.find = function(...) check_find(true, ...) return find(...) end
   string.match = function(...) check_find(false, ...) return match(...) end
-  string.gsub = function(...) check_gsub(...) return gsub(...) end
+  -- The result can be far longer than the subject (`gsub(s, ".", long)`): it is counted too.
+  string.gsub = function(...)
+    check_gsub(...)
+    local result, count = gsub(...)
+    charge_bytes(result)
+    return result, count
+  end
   string.gmatch = function(...)
     local step = gmatch_steps(...)
     local next_match = gmatch(...)
@@ -293,38 +509,96 @@ do
 end
 do
   local rep, sub, format, upper, lower, reverse = string.rep, string.sub, string.format, string.upper, string.lower, string.reverse
-  local check_rep, check_sub = checks.rep, checks.sub
+  local byte, char = string.byte, string.char
+  local check_rep, check_sub, check_byte = checks.rep, checks.sub, checks.byte
   string.rep = function(...) check_rep(...) return rep(...) end
   string.sub = function(...) check_sub(...) return sub(...) end
-  string.format = function(...) charge_bytes(...) return format(...) end
+  -- `%s` copies what `__tostring` made, however long: the result is counted too.
+  string.format = function(...)
+    charge_bytes(...)
+    local formatted = format(...)
+    charge_bytes(formatted)
+    return formatted
+  end
   string.upper = function(...) charge_bytes(...) return upper(...) end
   string.lower = function(...) charge_bytes(...) return lower(...) end
   string.reverse = function(...) charge_bytes(...) return reverse(...) end
+  -- These make one value per byte or per argument.
+  string.byte = function(...)
+    if select("#", ...) >= 3 then check_byte(...) end
+    return byte(...)
+  end
+  string.char = function(...)
+    local count = select("#", ...)
+    if count > LONG then charge_count(count) end
+    return char(...)
+  end
   -- `pack` can make megabytes from a short format (`"c8000000"`): what it made is charged.
   local pack, unpack = string.pack, string.unpack
   string.pack = function(...) local packed = pack(...) charge_bytes(packed) return packed end
   string.unpack = function(...) charge_bytes(...) return unpack(...) end
+  -- Arithmetic on strings converts them to numbers in the string metatable's metamethods,
+  -- reading every digit of a long one.
+  local strings = getmetatable("")
+  for _, event in next, { "__add", "__sub", "__mul", "__div", "__mod", "__pow", "__unm", "__idiv" } do
+    local original = rawget(strings, event)
+    if original then
+      rawset(strings, event, function(a, b) charge_bytes(a, b) return original(a, b) end)
+    end
+  end
+  -- The string metatable is shared by every string and reachable by every mod: sealed like
+  -- any metatable, so that no string becomes closable (a generic `for` closes its fourth value).
+  checks.seal(strings)
 end
 do
-  local len, offset = utf8.len, utf8.offset
+  local len, offset, codepoint, char = utf8.len, utf8.offset, utf8.codepoint, utf8.char
+  local check_byte = checks.byte
   utf8.len = function(...) charge_bytes(...) return len(...) end
   utf8.offset = function(...) charge_bytes(...) return offset(...) end
+  utf8.codepoint = function(...)
+    if select("#", ...) >= 3 then check_byte(...) end
+    return codepoint(...)
+  end
+  utf8.char = function(...)
+    local count = select("#", ...)
+    if count > LONG then charge_count(count) end
+    return char(...)
+  end
 end
 do
-  local insert, remove, move, sort, concat = table.insert, table.remove, table.move, table.sort, table.concat
-  local check_move, charge_sort = checks.move, checks.sort
+  local tonumber = tonumber
+  -- Reading a numeral reads all of it.
+  _G.tonumber = function(...)
+    local v = ...
+    if type(v) == "string" and #v > LONG then charge_bytes(v) end
+    return tonumber(...)
+  end
+  _G.select = function(...)
+    local count = select("#", ...)
+    if count > LONG then charge_count(count) end
+    return select(...)
+  end
+end
+do
+  local insert, remove, move, sort, concat, unpack = table.insert, table.remove, table.move, table.sort, table.concat, table.unpack
+  local check_move, charge_sort, check_range = checks.move, checks.sort, checks.range
   -- These move every element after the position, as many as `#t` says (a `__len` may say many).
   table.insert = function(t, ...) if type(t) == "table" then charge_count(#t) end return insert(t, ...) end
   table.remove = function(t, ...) if type(t) == "table" then charge_count(#t) end return remove(t, ...) end
   table.move = function(...) check_move(...) return move(...) end
   table.sort = function(t, ...) if type(t) == "table" then charge_sort(#t) end return sort(t, ...) end
-  local check_concat = checks.concat
   table.concat = function(t, sep, i, j)
-    if type(t) == "table" then check_concat(i, j == nil and #t or j) end
-    return concat(t, sep, i, j)
+    if type(t) == "table" then check_range(i, j == nil and #t or j, "table.concat") end
+    local joined = concat(t, sep, i, j)
+    charge_bytes(joined)
+    return joined
+  end
+  table.unpack = function(t, i, j)
+    if type(t) == "table" then check_range(i, j == nil and #t or j, "table.unpack", 4) end
+    return unpack(t, i, j)
   end
 end
-"#;
+"##;
 
 /// A Lua value as the bytes Lua's string functions see (numbers are converted), or `None`
 /// when Lua would refuse it (and report the bad argument itself).
@@ -352,6 +626,23 @@ fn count_units(value: &LuaValue) -> u64 {
         LuaValue::Number(x) if *x > 0.0 => x.min(u64::MAX as f64) as u64,
         _ => 0,
     }
+}
+
+/// How many bytes of a string of `len` bytes the positions `first..=last` cover, read as
+/// `string.sub` reads them (negative positions count from the end, both are clipped).
+fn span(len: usize, first: i64, last: i64) -> usize {
+    let start = patterns::start_index(first, len);
+    // Lua's `getendpos`: the end position, 1-based, clipped to the string.
+    let end = if last > len as i64 {
+        len
+    } else if last >= 0 {
+        last as usize
+    } else if last < -(len as i64) {
+        0
+    } else {
+        (len as i64 + last + 1) as usize
+    };
+    end.saturating_sub(start)
 }
 
 /// The Rust side of the wrappers.
@@ -429,13 +720,16 @@ fn install_wrappers(lua: &Lua, budget: &Budget) -> mlua::Result<()> {
 
     let b = budget.clone();
     checks.raw_set(
-        "concat",
-        lua.create_function(move |lua, (first, last): (LuaValue, LuaValue)| {
+        "range",
+        // `table.concat` and `table.unpack` visit every position from `first` to `last`.
+        // `weight`: instructions per position (reading a value through the table's metamethods
+        // costs several).
+        lua.create_function(move |lua, (first, last, what, weight): (LuaValue, LuaValue, String, Option<u64>)| {
             let (Some(first), Some(last)) = (as_integer(lua, first, 1)?, as_integer(lua, last, 0)?) else {
                 return Ok(());
             };
             let count = (i128::from(last) - i128::from(first) + 1).clamp(0, i128::from(u64::MAX)) as u64;
-            b.spend(lua, count, "table.concat")
+            b.spend(lua, count.saturating_mul(weight.unwrap_or(1)), &what)
         })?,
     )?;
 
@@ -473,19 +767,19 @@ fn install_wrappers(lua: &Lua, budget: &Budget) -> mlua::Result<()> {
             else {
                 return Ok(());
             };
-            let len = text.as_bytes().len();
-            let start = patterns::start_index(first, len);
-            // Lua's `getendpos`: the end position, 1-based, clipped to the string.
-            let end = if last > len as i64 {
-                len
-            } else if last >= 0 {
-                last as usize
-            } else if last < -(len as i64) {
-                0
-            } else {
-                (len as i64 + last + 1) as usize
-            };
-            b.spend(lua, bytes_as_instructions(end.saturating_sub(start)), "string.sub")
+            b.spend(lua, bytes_as_instructions(span(text.as_bytes().len(), first, last)), "string.sub")
+        })?,
+    )?;
+
+    let b = budget.clone();
+    checks.raw_set(
+        "byte",
+        // `string.byte` and `utf8.codepoint` make a value per byte of their range.
+        lua.create_function(move |lua, (text, first, last): (LuaValue, LuaValue, LuaValue)| {
+            let Some(text) = as_text(lua, text)? else { return Ok(()) };
+            let Some(first) = as_integer(lua, first, 1)? else { return Ok(()) };
+            let Some(last) = as_integer(lua, last, first)? else { return Ok(()) };
+            b.spend(lua, span(text.as_bytes().len(), first, last) as u64, "a string function")
         })?,
     )?;
 
@@ -544,13 +838,52 @@ fn install_wrappers(lua: &Lua, budget: &Budget) -> mlua::Result<()> {
         })?,
     )?;
 
+    // Metatables as Lua stores them, below what `getmetatable` shows (the sealing guards).
+    let logical_key = lua.create_table()?;
+    checks.raw_set("logical_key", logical_key.clone())?;
+    checks.raw_set(
+        "real_metatable",
+        lua.create_function(|_, value: LuaValue| match value {
+            LuaValue::Table(table) => Ok(table.metatable()),
+            _ => Ok(None),
+        })?,
+    )?;
+    checks.raw_set(
+        "set_real_metatable",
+        lua.create_function(|_, (table, metatable): (Table, Option<Table>)| table.set_metatable(metatable))?,
+    )?;
+    checks.raw_set("address", lua.create_function(|_, table: Table| Ok(format!("{:p}", table.to_pointer())))?)?;
+    checks.raw_set(
+        "locate",
+        // The message handler of protected calls: a message located in the sandbox's own chunk
+        // (a library function's bad argument, reported at its caller) names the mod's line.
+        // `handlers` counts the sandbox's Lua frames between the handler and the error (the
+        // wrapper of `xpcall` calls it from the mod's handler).
+        lua.create_function(|lua, (error, handlers): (LuaValue, Option<usize>)| {
+            let LuaValue::String(text) = &error else { return Ok(error) };
+            let bytes = text.as_bytes();
+            let Some(message) = sandbox_located(&bytes) else { return Ok(error) };
+            let located = match wrapper_caller_location(lua, handlers.unwrap_or(0)) {
+                Some(location) => format!("{location}: {}", String::from_utf8_lossy(message)),
+                None => String::from_utf8_lossy(message).into_owned(),
+            };
+            Ok(LuaValue::String(lua.create_string(located)?))
+        })?,
+    )?;
+
     let b = budget.clone();
     checks.raw_set(
         "ordered_pairs",
         lua.create_function(move |lua, value: LuaValue| {
             let LuaValue::Table(table) = value else { return Ok(LuaValue::Nil) };
-            // A table with its own `__pairs` iterates as it says, through Lua's `pairs`.
-            if table.metatable().is_some_and(|mt| mt.raw_get::<LuaValue>("__pairs").is_ok_and(|v| !v.is_nil())) {
+            // A table with its own `__pairs` (in the metatable the mod gave it) iterates as it
+            // says, through Lua's `pairs`.
+            let metatable = table.metatable().and_then(|real| match real.raw_get::<LuaValue>(&logical_key) {
+                Ok(LuaValue::Table(logical)) => Some(logical),
+                Ok(LuaValue::Boolean(false)) => None,
+                _ => Some(real),
+            });
+            if metatable.is_some_and(|mt| mt.raw_get::<LuaValue>("__pairs").is_ok_and(|v| !v.is_nil())) {
                 return Ok(LuaValue::Nil);
             }
             let mut keys: Vec<LuaValue> =
@@ -601,6 +934,14 @@ fn key_order(a: &LuaValue, b: &LuaValue) -> Ordering {
     }
 }
 
+/// The message of `[sandbox]:12: message`, an error located in the sandbox's own chunk.
+fn sandbox_located(text: &[u8]) -> Option<&[u8]> {
+    let rest = text.strip_prefix(SANDBOX_CHUNK.as_bytes())?.strip_prefix(b":")?;
+    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    let message = rest[digits..].strip_prefix(b": ")?;
+    (digits > 0).then_some(message)
+}
+
 fn memory_message() -> String {
     format!("the script used more than {} MiB of memory", MEMORY_LIMIT / (1024 * 1024))
 }
@@ -629,15 +970,58 @@ pub fn error_text(error: &mlua::Error) -> String {
     if first == LUA_MEMORY_MESSAGE {
         return memory_message();
     }
+    // `error({})` and `error()`: Lua shows the value as an address, or as `nil`, with no
+    // position (it locates only messages); say what was raised, where.
+    if let Some(what) = raised_value(first) {
+        let message = format!(
+            "the script raised {what} as an error, not a message (error(…) takes a text saying what went wrong)"
+        );
+        return match text.lines().skip(1).find_map(traceback_location) {
+            Some(location) => format!("{location}: {message}"),
+            None => message,
+        };
+    }
     // A library function the sandbox wraps reports bad arguments at the wrapper's line; name
     // the mod's line instead, the first frame of the traceback outside the sandbox.
     if let Some(rest) = first.strip_prefix(SANDBOX_CHUNK).and_then(|r| r.strip_prefix(':'))
         && let Some((_, message)) = rest.split_once(':')
         && let Some(location) = text.lines().skip(1).find_map(traceback_location)
     {
-        return format!("{location}:{message}");
+        return format!("{location}:{}", cut(message));
     }
-    first.to_string()
+    cut(first)
+}
+
+/// Most characters of a message a script raised that are shown: a script may raise a message
+/// of megabytes, and every place that shows an error would copy all of it.
+const MAX_MESSAGE_CHARS: usize = 2_000;
+
+fn cut(message: &str) -> String {
+    match message.char_indices().nth(MAX_MESSAGE_CHARS) {
+        Some((end, _)) => format!("{}… ({} bytes)", &message[..end], message.len()),
+        None => message.to_string(),
+    }
+}
+
+/// What an error value other than a message was, from how Lua's `tostring` shows it (`nil`,
+/// `table: 0x55d0c…`, or a `__name` instead of `table`).
+fn raised_value(shown: &str) -> Option<String> {
+    if shown == "nil" {
+        return Some("nothing (nil)".into());
+    }
+    let (kind, address) = shown.split_once(": 0x")?;
+    let is_address = !address.is_empty() && address.bytes().all(|b| b.is_ascii_hexdigit());
+    let is_name = !kind.is_empty() && !kind.contains(char::is_whitespace);
+    if !is_address || !is_name {
+        return None;
+    }
+    Some(match kind {
+        "table" => "a table".into(),
+        "function" | "builtin" => "a function".into(),
+        "thread" => "a coroutine".into(),
+        "userdata" => "a userdata".into(),
+        name => format!("a table (`{}`)", crate::diag::shown(name)),
+    })
 }
 
 /// `file:line` of a traceback line of the mod's code (`\tfile.lua:12: in function ...`).
@@ -648,116 +1032,40 @@ fn traceback_location(line: &str) -> Option<&str> {
     mod_code.then_some(location)
 }
 
-/// The line of the first to-be-closed variable (`local x <close> = …`) in a chunk's text, if any.
+/// The line of the first to-be-closed variable (`local x <close> = …`) in a chunk's text, if
+/// any, however it is spaced or commented (`lexer.rs` reads the text as Lua does).
+pub fn close_attribute_line(text: &str) -> Option<usize> {
+    lexer::close_attribute_line(text)
+}
+
+/// Compiles a mod's text (a hook file, a scenario test file, the console's input) as text only
+/// (Lua does not check bytecode, and crafted bytecode can break out of the VM), refusing
+/// to-be-closed variables with an error located like Lua's own (`chunk:line: …`).
 ///
 /// Mods may not declare them: Lua calls their `__close` while an error unwinds, and after the
-/// instruction hook stopped a script that call runs with hooks off, so a loop there could never
-/// be stopped. Nothing a game does needs to release a resource at scope exit. Strings and
-/// comments are skipped, so only real code is refused.
-pub fn close_attribute_line(text: &str) -> Option<usize> {
-    let bytes = text.as_bytes();
-    let mut line = 1;
-    let mut i = 0;
-    // The level of a long bracket opening at `at` (`[[` is 0, `[==[` is 2), if one does.
-    let long_bracket = |at: usize| -> Option<usize> {
-        let mut j = at + 1;
-        while bytes.get(j) == Some(&b'=') {
-            j += 1;
-        }
-        (bytes.get(at) == Some(&b'[') && bytes.get(j) == Some(&b'[')).then_some(j - at - 1)
+/// instruction hook stopped a coroutine that call runs with hooks off, so a loop there could
+/// never be stopped. The text is searched first, to name the line; then the compiled code of
+/// the chunk and every function in it is searched for the instruction that marks such a
+/// variable (`bytecode.rs`), which no spelling of the text can avoid. `chunk_name` is Lua's
+/// (`@hooks/main.lua`, `=console`).
+pub fn compile(lua: &Lua, text: &str, chunk_name: &str) -> mlua::Result<Function> {
+    let shown = chunk_name.strip_prefix(['@', '=']).unwrap_or(chunk_name);
+    let refusal = |line: Option<usize>| mlua::Error::SyntaxError {
+        message: format!(
+            "{shown}:{}: to-be-closed variables (`<close>`) are not available to mods (their `__close` would run \
+             where the limits cannot stop it)",
+            line.map_or_else(|| "?".to_string(), |l| l.to_string())
+        ),
+        incomplete_input: false,
     };
-    // Skips a long string or comment whose opening bracket of `level` starts at `at`; gives the
-    // index after its closing bracket, counting the lines it spans.
-    let skip_long = |at: usize, level: usize, line: &mut usize| -> usize {
-        let close: Vec<u8> = std::iter::once(b']').chain(std::iter::repeat_n(b'=', level)).chain([b']']).collect();
-        let mut j = at + level + 2;
-        while j < bytes.len() && !bytes[j..].starts_with(&close) {
-            *line += usize::from(bytes[j] == b'\n');
-            j += 1;
-        }
-        (j + close.len()).min(bytes.len())
-    };
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\n' => {
-                line += 1;
-                i += 1;
-            }
-            b'-' if bytes.get(i + 1) == Some(&b'-') => {
-                if let Some(level) = long_bracket(i + 2) {
-                    i = skip_long(i + 2, level, &mut line);
-                } else {
-                    while i < bytes.len() && bytes[i] != b'\n' {
-                        i += 1;
-                    }
-                }
-            }
-            b'[' if long_bracket(i).is_some() => {
-                let level = long_bracket(i).unwrap_or(0);
-                i = skip_long(i, level, &mut line);
-            }
-            quote @ (b'"' | b'\'') => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != quote && bytes[i] != b'\n' {
-                    // An escape skips the next byte (`\"`, `\\`, or a line break after `\`).
-                    if bytes[i] == b'\\' && i + 1 < bytes.len() {
-                        line += usize::from(bytes[i + 1] == b'\n');
-                        i += 1;
-                    }
-                    i += 1;
-                }
-                i += 1;
-            }
-            b'<' => {
-                let mut j = i + 1;
-                while bytes.get(j).is_some_and(|b| b" \t\r\n".contains(b)) {
-                    j += 1;
-                }
-                let word = bytes[j..].iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
-                let mut k = j + word;
-                while bytes.get(k).is_some_and(|b| b" \t\r\n".contains(b)) {
-                    k += 1;
-                }
-                if &bytes[j..j + word] == b"close" && bytes.get(k) == Some(&b'>') {
-                    return Some(line);
-                }
-                i += 1;
-            }
-            _ => i += 1,
-        }
+    if let Some(line) = close_attribute_line(text) {
+        return Err(refusal(Some(line)));
     }
-    None
-}
-
-/// Refuses a chunk that declares a to-be-closed variable, with an error located like Lua's
-/// own (`chunk:line: …`); see [`close_attribute_line`].
-pub fn refuse_close_attribute(text: &str, chunk_name: &str) -> mlua::Result<()> {
-    match close_attribute_line(text) {
-        Some(line) => Err(mlua::Error::SyntaxError {
-            message: format!(
-                "{chunk_name}:{line}: to-be-closed variables (`<close>`) are not available to mods (their `__close` \
-                 would run where the limits cannot stop it)"
-            ),
-            incomplete_input: false,
-        }),
-        None => Ok(()),
-    }
-}
-
-#[cfg(test)]
-mod close_attribute_tests {
-    use super::close_attribute_line;
-
-    #[test]
-    fn finds_the_attribute_in_code_only() {
-        assert_eq!(close_attribute_line("local a <close> = x"), Some(1));
-        assert_eq!(close_attribute_line("local a = 1\nlocal b<  close\n> = x"), Some(2));
-        assert_eq!(close_attribute_line("local a <const> = 1\nif a < close then end"), None);
-        assert_eq!(close_attribute_line("local s = '<close>' -- <close>\nlocal t = \"a\\\"<close>\""), None);
-        assert_eq!(
-            close_attribute_line("--[==[\n<close>\n]==]\nlocal s = [[\n<close>]]\nlocal x <close> = y"),
-            Some(6)
-        );
-        assert_eq!(close_attribute_line("x = a<close>b"), Some(1), "refused even where it would not parse");
+    let function = lua.load(text).set_name(chunk_name).set_mode(ChunkMode::Text).into_function()?;
+    match bytecode::to_be_closed_line(&function.dump(false)) {
+        Scan::Clean => Ok(function),
+        Scan::Found(line) => Err(refusal(line)),
+        // Another Lua than the one vendored: refused rather than trusted.
+        Scan::Unreadable => Err(mlua::Error::runtime(format!("{shown}: the compiled code could not be checked"))),
     }
 }

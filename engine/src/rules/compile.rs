@@ -1221,6 +1221,11 @@ impl Compiler<'_> {
             self.problem(Some(name_span), format!("`{name}` changes the game and cannot be used here"), None);
             return Some(None);
         }
+        if matches!(proc, Proc::Place(_) | Proc::Give) {
+            // A game's pieces and a piece's items are bounded (`changes::MAX_PIECES`,
+            // `MAX_HELD_ITEMS`): past them the statement fails, so its action runs on a snapshot.
+            scope.fallible = true;
+        }
         if args.len() != expected.len() {
             self.problem(
                 Some(name_span),

@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::MAX_DEPTH;
 use super::files::{Location, Sources};
 use super::raw::{RawNode, RawTable, RawValue, format_key};
-use crate::diag::{Diagnostic, did_you_mean};
+use crate::diag::{Diagnostic, did_you_mean, shown};
 
 /// The key naming an entry's templates.
 pub const INHERITS_KEY: &str = "inherits";
@@ -299,7 +299,7 @@ impl<'a> Resolver<'a> {
                 self.report(
                     index,
                     loc,
-                    format!("cannot inherit from `{parent}`: a template must be a table, found {found}"),
+                    format!("cannot inherit from `{}`: a template must be a table, found {found}", shown(parent)),
                     None,
                 );
                 None
@@ -319,9 +319,10 @@ impl<'a> Resolver<'a> {
             Some(other) => format!(
                 "unknown template `{parent}` in `{}`; `{parent}` is defined in `{}`, and entries can only inherit from their own collection",
                 format_key(self.collection),
-                format_key(other)
+                format_key(other),
+                parent = shown(parent),
             ),
-            None => format!("unknown template `{parent}` in `{}`", format_key(self.collection)),
+            None => format!("unknown template `{}` in `{}`", shown(parent), format_key(self.collection)),
         };
         let suggestion = did_you_mean(parent, self.ids.iter().map(String::as_str));
         self.report(index, loc, message, suggestion);

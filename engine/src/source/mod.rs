@@ -68,6 +68,36 @@ impl LoadedData {
     }
 }
 
+/// The bytes of all data files of a mod together, its own and those of the mods it extends.
+pub const MAX_DATA_BYTES: usize = 32 * 1024 * 1024;
+
+/// The definitions one collection (pieces, items, actions, cards…) may hold, across files.
+pub const MAX_DEFINITIONS: usize = 10_000;
+
+/// Reports and drops the entries of each collection past [`MAX_DEFINITIONS`], pointing at the
+/// first one too many.
+fn limit_definitions(root: &mut RawNode, collections: &[&str], sources: &Sources, out: &mut Vec<Diagnostic>) {
+    let Some(table) = root.as_table_mut() else { return };
+    for &collection in collections {
+        let Some(entries) = table.get_mut(collection).and_then(RawNode::as_table_mut) else { continue };
+        if entries.len() <= MAX_DEFINITIONS {
+            continue;
+        }
+        let count = entries.len();
+        let (first_too_many, node) = entries.iter().nth(MAX_DEFINITIONS).expect("more entries than the limit");
+        out.push(
+            sources
+                .diagnostic(
+                    node.key_or_value_loc(),
+                    format!("`{collection}` holds {count} definitions; a collection may hold at most {MAX_DEFINITIONS}"),
+                )
+                .in_table(collection)
+                .with_key(first_too_many.to_string()),
+        );
+        entries.truncate(MAX_DEFINITIONS);
+    }
+}
+
 /// Parses, merges and resolves inheritance for the files of one mod.
 ///
 /// `files` are `(display path, contents)` pairs in the order they should be merged; `collections`
@@ -81,13 +111,30 @@ pub fn load_files(files: Vec<(String, Vec<u8>)>, collections: &[&str]) -> Loaded
 /// `extends` the one before) is merged on its own and then laid over the data so far — tables
 /// merge key by key, any other value replaces the one below. Templates are resolved last, over
 /// the whole.
+///
+/// A mod's data is bounded as a whole, not only file by file: at most [`MAX_DATA_BYTES`] in all
+/// (files past it are refused, unread) and [`MAX_DEFINITIONS`] entries in each collection
+/// (those past it are reported and dropped), so what loading costs has a limit too.
 pub fn load_layers(layers: Vec<Vec<(String, Vec<u8>)>>, collections: &[&str]) -> LoadedData {
     let mut sources = Sources::new();
     let mut diagnostics = Vec::new();
     let mut merged: Option<RawNode> = None;
+    let mut total_bytes = 0usize;
     for files in layers {
         let mut parts = Vec::new();
         for (display_path, bytes) in files {
+            total_bytes = total_bytes.saturating_add(bytes.len());
+            if total_bytes > MAX_DATA_BYTES {
+                diagnostics.push(
+                    Diagnostic::error(format!(
+                        "the mod's data files come to more than {} MiB together (this one passes the limit); a mod's \
+                         data may be at most that large",
+                        MAX_DATA_BYTES / (1024 * 1024)
+                    ))
+                    .in_file(display_path),
+                );
+                continue;
+            }
             let file = match sources.add_bytes(display_path, bytes) {
                 Ok(file) => file,
                 Err(problem) => {
@@ -100,8 +147,9 @@ pub fn load_layers(layers: Vec<Vec<(String, Vec<u8>)>>, collections: &[&str]) ->
                 Err(mut problems) => diagnostics.append(&mut problems),
             }
         }
-        let (layer, mut problems) = merge::merge(parts, collections, &sources);
+        let (mut layer, mut problems) = merge::merge(parts, collections, &sources);
         diagnostics.append(&mut problems);
+        limit_definitions(&mut layer, collections, &sources, &mut diagnostics);
         merged = Some(match merged {
             None => layer,
             Some(mut below) => {

@@ -121,6 +121,12 @@ impl RawTable {
         Some(node)
     }
 
+    /// Keeps the first `length` entries, dropping the rest.
+    pub fn truncate(&mut self, length: usize) {
+        self.entries.truncate(length);
+        self.index.retain(|_, position| *position < length);
+    }
+
     /// The entries in order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &RawNode)> {
         self.entries.iter().map(|(key, node)| (key.as_str(), node))

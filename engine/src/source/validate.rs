@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use super::MAX_DEPTH;
 use super::files::{Location, Sources};
 use super::raw::{PathSegment, RawNode, RawValue, format_path};
-use crate::diag::{Diagnostic, did_you_mean};
+use crate::diag::{Diagnostic, did_you_mean, shown};
 
 /// How many schema steps (`$ref`, `allOf`, …) may be taken in total along one path before the
 /// schema is taken to refer to itself without end.
@@ -574,7 +574,7 @@ impl<'a> Validator<'a> {
             },
         };
         let found = match &node.value {
-            RawValue::String(text) => format!("`{text}`"),
+            RawValue::String(text) => format!("`{}`", crate::diag::shown(text)),
             _ => {
                 let shown = show_json(&node.to_json_value());
                 if shown.chars().count() > 40 { shown.chars().take(40).collect::<String>() + "…" } else { shown }
@@ -671,7 +671,7 @@ impl<'a> Validator<'a> {
         if let Some(pattern) = object.get("pattern").and_then(Value::as_str)
             && pattern_matches(pattern, text) == Some(false)
         {
-            let mut message = format!("`{text}` does not fit the pattern `{pattern}`");
+            let mut message = format!("`{}` does not fit the pattern `{pattern}`", shown(text));
             if let Some(example) = object.get("examples").and_then(Value::as_array).and_then(|e| e.first()) {
                 message.push_str(&format!("; write it like `{}`", show_json(example)));
             }
@@ -851,7 +851,7 @@ impl<'a> Validator<'a> {
         allowed: &BTreeSet<String>,
     ) -> Diagnostic {
         let suggestion = did_you_mean(key, allowed.iter().map(String::as_str));
-        let mut message = format!("unknown key `{key}`");
+        let mut message = format!("unknown key `{}`", shown(key));
         if suggestion.is_none() {
             match listing(allowed.iter().map(String::as_str)) {
                 Some(list) => message.push_str(&format!("; allowed keys: {list}")),
@@ -1147,7 +1147,7 @@ impl<'a> Validator<'a> {
         let Some((_, branch)) = choices.iter().find(|(name, _)| *name == value) else {
             let suggestion = did_you_mean(value, names.iter().copied());
             out.push(
-                self.diagnostic_at(tag_node, path, &format!("unknown value `{value}`{list}"))
+                self.diagnostic_at(tag_node, path, &format!("unknown value `{}`{list}", shown(value)))
                     .with_suggestion(suggestion),
             );
             path.pop();
@@ -1180,7 +1180,7 @@ impl<'a> Validator<'a> {
             Some(position) => self.check(node, branches[position], path, steps + 1, out),
             None => {
                 let suggestion = did_you_mean(key, keys.iter().copied());
-                let message = format!("unknown variant `{key}`; expected one of{list}");
+                let message = format!("unknown variant `{}`; expected one of{list}", shown(key));
                 out.push(
                     self.table_key_diagnostic(value.key_or_value_loc(), path, key, &message)
                         .with_suggestion(suggestion),

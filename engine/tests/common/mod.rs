@@ -34,7 +34,7 @@ pub fn new_game(rules: &Arc<Ruleset>, seed: u64, seats: usize) -> (Engine, GameS
 /// The legal actions of the seat to move.
 pub fn legal(engine: &mut Engine, state: &GameState) -> Vec<Action> {
     let mut out = Vec::new();
-    engine.legal_actions(state, &mut out);
+    engine.legal_actions(state, &mut out).unwrap();
     out
 }
 

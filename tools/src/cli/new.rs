@@ -70,7 +70,8 @@ pub fn run(args: NewArgs) -> Result<ExitCode, String> {
         return Err(format!("{} is not a folder", parent.display()));
     }
     let folder = parent.join(&args.id);
-    if folder.exists() {
+    // A link counts as taken even when it leads nowhere: the mod is made in a folder of its own.
+    if std::fs::symlink_metadata(&folder).is_ok() {
         return Err(format!("{} already exists; choose another id or another --dir", folder.display()));
     }
     create(&folder, template, &args.id)?;

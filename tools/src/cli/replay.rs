@@ -23,7 +23,11 @@ pub struct ReplayArgs {
 
 pub fn run(args: ReplayArgs) -> Result<ExitCode, String> {
     let save = SaveFile::read(&args.file).map_err(|e| e.to_string())?;
-    let rules = super::load_with(args.mod_name.as_deref().unwrap_or(&save.mod_ref.id), &save.setup.options)?;
+    // A mod named on the command line may be a folder; the one the save names is an id only.
+    let rules = match &args.mod_name {
+        Some(name) => super::load_with(name, &save.setup.options)?,
+        None => super::load_by_id(&save.mod_ref.id, &save.setup.options)?,
+    };
     if rules.manifest.version != save.mod_ref.version {
         eprintln!(
             "note: the save was made with {} {}, this is version {}",

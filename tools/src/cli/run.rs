@@ -12,6 +12,10 @@ use meeple_engine::save::SaveFile;
 use meeple_engine::schema::ActionScript;
 use serde_json::json;
 
+/// The largest action script read: as large as a save may be (a save holds every action of a
+/// game too).
+const MAX_SCRIPT_BYTES: u64 = meeple_engine::save::MAX_SAVE_BYTES;
+
 #[derive(Args)]
 pub struct RunArgs {
     /// The mod: a bundled mod's id or a mod folder.
@@ -42,7 +46,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode, String> {
     let rules = super::load_with(&args.mod_name, &super::parse_options(&args.options)?)?;
     let script = match &args.actions {
         Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let text = super::read_text(path, MAX_SCRIPT_BYTES)?;
             if path.extension().is_some_and(|e| e == "toml") {
                 toml::from_str::<ActionScript>(&text).map_err(|e| format!("{}: {e}", path.display()))?
             } else {
@@ -53,6 +57,8 @@ pub fn run(args: RunArgs) -> Result<ExitCode, String> {
     };
     let seed = args.seed.or(script.seed).unwrap_or(1);
     let seats = args.players.or(script.seats).unwrap_or(rules.manifest.seats.default_count() as usize);
+    // Before the seats are made: a count of a hundred billion would be allocated first.
+    super::check_seats(&rules, seats)?;
     let setup = GameSetup::new(&rules, seed, seats, "human");
     let mut engine = Engine::new(rules.clone()).map_err(|e| e.to_string())?;
     let mut events = Events::recording();
@@ -77,7 +83,9 @@ pub fn run(args: RunArgs) -> Result<ExitCode, String> {
     let rendered: Vec<serde_json::Value> =
         if args.no_events { Vec::new() } else { events.list().iter().map(|e| event_json(&rules, &state, e)).collect() };
     let mut legal = Vec::new();
-    engine.legal_actions(&state, &mut legal);
+    if let Err(error) = engine.legal_actions(&state, &mut legal) {
+        return Err(format!("listing the legal actions failed: {error}"));
+    }
     let legal: Vec<_> = legal.iter().map(|a| to_record(&rules, &state, state.turn.seat, a)).collect();
     let mut output = json!({
         "mod": rules.manifest.id,

@@ -16,7 +16,11 @@ pub fn run(out: &Path, check: bool) -> Result<ExitCode, String> {
         .collect();
     let mut stale = Vec::new();
     for (path, text) in files {
-        let current = std::fs::read_to_string(&path).unwrap_or_default();
+        // A generated file is small; anything else at its path (a pipe, a huge file) is stale.
+        let current = meeple_engine::files::read_capped(&path, 16 << 20, meeple_engine::files::Links::Follow)
+            .ok()
+            .and_then(|bytes| String::from_utf8(bytes).ok())
+            .unwrap_or_default();
         if current == text {
             continue;
         }

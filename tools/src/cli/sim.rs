@@ -7,6 +7,10 @@ use std::process::ExitCode;
 use clap::Args;
 use meeple_engine::sim::{self, SimConfig, SimReport};
 
+/// The most worker threads `--threads` may ask for: each holds an engine with its own Lua
+/// state, so a mistyped count would exhaust the memory instead of running faster.
+const MAX_THREADS: usize = 1024;
+
 #[derive(Args)]
 pub struct SimArgs {
     /// The mod: a bundled mod's id or a mod folder.
@@ -44,6 +48,12 @@ pub struct SimArgs {
 
 pub fn run(args: SimArgs) -> Result<ExitCode, String> {
     let rules = super::load_with(&args.mod_name, &super::parse_options(&args.options)?)?;
+    if let Some(seats) = args.players {
+        super::check_seats(&rules, seats)?;
+    }
+    if args.threads.is_some_and(|threads| threads > MAX_THREADS) {
+        return Err(format!("`--threads`: at most {MAX_THREADS} threads"));
+    }
     let config = SimConfig {
         games: args.games,
         seed: args.seed,

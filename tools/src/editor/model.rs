@@ -103,16 +103,30 @@ pub struct ModModel {
     redo: Vec<Snapshot>,
     /// The path of the last change, so the steps of one drag make one undo step.
     last_path: Option<DataPath>,
+    /// What opening the mod did about a save of it that was interrupted (an editor killed
+    /// mid-save): `(true, …)` when it was finished, `(false, …)` when its journal was refused.
+    pub interrupted_save: Option<(bool, String)>,
 }
 
 impl ModModel {
-    /// Opens the mod in `folder`: every TOML file parsed for editing (a file TOML cannot parse
-    /// cannot be edited here: the error says where).
+    /// Opens the mod in `folder`: first finishes a save of it that an editor killed mid-save
+    /// left half done (the only place that happens: loading a mod never changes its files),
+    /// then every TOML file parsed for editing (a file TOML cannot parse cannot be edited here:
+    /// the error says where). Files are read as the loader reads them: ordinary files, no links.
     pub fn open(folder: &Path) -> Result<Self, String> {
+        let interrupted_save = match save::finish_interrupted_replace(folder) {
+            Ok(false) => None,
+            Ok(true) => Some((true, "Finished a save of this mod that was interrupted".to_string())),
+            // Refused, nothing was renamed; the files are edited as they are.
+            Err(error @ save::FinishError::Refused(_)) => Some((false, error.to_string())),
+            Err(error @ save::FinishError::Io(_)) => return Err(error.to_string()),
+        };
         let listed = loader::mod_files(folder).map_err(|d| d.to_string())?;
         let mut files = Vec::new();
         for path in std::iter::once(&listed.manifest).chain(&listed.data) {
-            let saved = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let bytes = loader::read(path).map_err(|d| d.to_string())?;
+            let saved = String::from_utf8(bytes)
+                .map_err(|_| format!("{}: the file is not valid UTF-8 text; save it as UTF-8", path.display()))?;
             let doc: DocumentMut = saved.parse().map_err(|e| format!("{}: {e}", path.display()))?;
             let name = path.strip_prefix(folder).unwrap_or(path).to_string_lossy().replace('\\', "/");
             files.push(SourceFile { path: path.clone(), name, saved, doc });
@@ -125,6 +139,7 @@ impl ModModel {
             undo: Vec::new(),
             redo: Vec::new(),
             last_path: None,
+            interrupted_save,
         };
         model.rules = model.load(&Overlay::new());
         model.saved_rules = model.rules.as_ref().ok().cloned();
@@ -380,7 +395,7 @@ impl ModModel {
             self.files.iter().enumerate().filter(|(_, f)| f.is_changed()).map(|(i, f)| (i, f.text())).collect();
         let contents: Vec<(&Path, &[u8])> =
             changed.iter().map(|(i, text)| (self.files[*i].path.as_path(), text.as_bytes())).collect();
-        let replaced = save::replace_files(&contents);
+        let replaced = save::replace_files(&self.folder, &contents);
         // Which files hold their new text now.
         let written: Vec<usize> = match &replaced {
             Ok(()) | Err(ReplaceError::NotFlushed { .. }) => (0..changed.len()).collect(),

@@ -69,13 +69,13 @@ impl EditorScreen {
         let view = View::Entry(vec![Seg::Key("board".into())]);
         Ok(Self {
             balance: BalancePanel::default(),
+            status: model.interrupted_save.clone(),
             model,
             view,
             search: String::new(),
             placement: if bundled { Placement::Undecided } else { Placement::Own },
             drafts: BTreeMap::new(),
             draft_problems: BTreeMap::new(),
-            status: None,
             schema: data_schema(),
             manifest_schema: manifest_schema(),
         })
@@ -611,7 +611,9 @@ impl EditorScreen {
         for file in &files {
             let name = file.strip_prefix(&self.model.folder).unwrap_or(file).display().to_string();
             ui.label(RichText::new(&name).strong().monospace());
-            let text = std::fs::read_to_string(file).unwrap_or_default();
+            // Read as the loader reads a hook: a link or a pipe is not read (nor waited on).
+            let text =
+                meeple_engine::loader::read(file).ok().and_then(|b| String::from_utf8(b).ok()).unwrap_or_default();
             let here: Vec<&String> = defined.iter().filter(|f| text.contains(&format!("function {f}("))).collect();
             if here.is_empty() {
                 ui.label(RichText::new("no global functions").weak());
@@ -653,15 +655,18 @@ fn section_title(key: &str) -> String {
     }
 }
 
-/// Copies a folder and everything in it.
+/// Copies a folder and the ordinary files and folders in it. Links, devices and pipes are left
+/// out, as the loader would refuse them: copying a link would copy whatever it leads to, and
+/// reading a pipe waits for ever.
 fn copy_folder(from: &Path, to: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(to)?;
     for entry in std::fs::read_dir(from)? {
         let entry = entry?;
         let target = to.join(entry.file_name());
-        if entry.file_type()?.is_dir() {
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
             copy_folder(&entry.path(), &target)?;
-        } else {
+        } else if kind.is_file() {
             std::fs::copy(entry.path(), target)?;
         }
     }

@@ -60,17 +60,25 @@ impl ModWatcher {
     }
 }
 
-/// Every file under the folder (data, hooks, tests, manifest) with its modification time.
+/// How deep under the mod folder files are watched: as deep as the loader looks for data files.
+const MAX_DEPTH: usize = 8;
+
+/// Every file under the folder (data, hooks, tests, manifest) with its modification time. The
+/// folder is walked as the loader walks it: a linked folder is not followed (it could lead
+/// anywhere, or back to itself), nor are folders deeper than the loader looks.
 fn stamp(folder: &Path) -> Stamp {
     let mut files = Vec::new();
-    let mut pending = vec![folder.to_path_buf()];
-    while let Some(dir) = pending.pop() {
+    let mut pending = vec![(folder.to_path_buf(), 0)];
+    while let Some((dir, depth)) = pending.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else { continue };
         for entry in entries.flatten() {
             let path = entry.path();
-            let Ok(meta) = entry.metadata() else { continue };
+            // The entry's own kind and time: a link is not followed.
+            let Ok(meta) = std::fs::symlink_metadata(&path) else { continue };
             if meta.is_dir() {
-                pending.push(path);
+                if depth < MAX_DEPTH {
+                    pending.push((path, depth + 1));
+                }
             } else if path.extension().is_some_and(|e| e == "toml" || e == "lua") {
                 files.push((path, meta.modified().ok()));
             }

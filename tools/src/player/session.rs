@@ -395,7 +395,14 @@ impl Session {
         }
         let seat = self.seat();
         let Some(player) = self.computers.get_mut(seat as usize).and_then(Option::as_mut) else { return false };
-        let action = player.decide(&mut self.engine, &self.state);
+        let action = match player.decide(&mut self.engine, &self.state) {
+            Ok(action) => action,
+            Err(error) => {
+                // The mod's rules failed while the computer weighed its options: say so, and pass.
+                self.message = Some(format!("{}: {error}", self.state.seats[seat as usize].name));
+                Action::pass()
+            }
+        };
         // A computer's move reveals what a person did not choose: nothing before it is undone.
         self.undo.clear();
         if let Err(reason) = self.apply(seat, action) {
@@ -580,8 +587,12 @@ impl Session {
     /// choice continues with it.
     fn refresh(&mut self) {
         self.legal.clear();
-        if !self.is_over() {
-            self.engine.legal_actions(&self.state, &mut self.legal);
+        if !self.is_over()
+            && let Err(error) = self.engine.legal_actions(&self.state, &mut self.legal)
+        {
+            // The list stays empty but for what the error leaves: the person sees why.
+            self.message = Some(error.to_string());
+            self.legal.push(Action::pass());
         }
         if let Some(pending) = &self.state.turn.pending
             && self.is_human_turn()

@@ -1,0 +1,239 @@
+//! Whole-game limits of the run stage: listing the legal actions and a computer player's
+//! scoring are counted, and a mod that passes a limit gets an error naming its rule and where it
+//! is written, quickly, instead of a run that takes hours or gigabytes.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::write_mod;
+use meeple_engine::ai;
+use meeple_engine::game::{Engine, Events, GameSetup};
+use meeple_engine::loader::load_mod;
+
+const MANIFEST: &str = r#"id = "crowded"
+name = "Crowded"
+version = "1.0.0"
+api = 1
+description = "Limits fixture."
+seats = { min = 2, max = 2 }
+"#;
+
+/// A 12 × 12 grid (144 spaces) and the given actions, all in one phase.
+fn grid_mod(actions: &str, phase_actions: &str) -> std::path::PathBuf {
+    let data = format!(
+        r#"[board]
+kind = "square"
+columns = 12
+rows = 12
+terrain = "field"
+
+[terrain.field]
+
+[space_counters.dice]
+max = 8
+
+{actions}
+[turn]
+phases = [{{ id = "main", actions = [{phase_actions}] }}]
+
+[end]
+win = "seat.number == 99"
+"#
+    );
+    write_mod("crowded", &[("mod.toml", MANIFEST.as_bytes()), ("data.toml", data.as_bytes())])
+}
+
+fn start(folder: &std::path::Path) -> (Engine, meeple_engine::game::GameState) {
+    let rules = match load_mod(folder) {
+        Ok(loaded) => loaded.ruleset,
+        Err(problems) => panic!("{}", problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n")),
+    };
+    let mut engine = Engine::new(rules.clone()).expect("engine");
+    let state = engine.new_game(&GameSetup::new(&rules, 1, 2, "human"), &mut Events::discard()).expect("starts");
+    (engine, state)
+}
+
+#[test]
+fn an_action_whose_parameters_combine_past_the_limit_is_an_error_naming_it() {
+    // 144⁴ ≈ 430 million combinations: listing them all took minutes and gigabytes.
+    let folder = grid_mod(
+        r#"[actions.pick_four]
+label = "Pick four"
+params = [
+  { name = "a", kind = "space" },
+  { name = "b", kind = "space" },
+  { name = "c", kind = "space" },
+  { name = "d", kind = "space" },
+]
+effect = ["a.dice += 1"]
+"#,
+        r#""pick_four""#,
+    );
+    let (mut engine, state) = start(&folder);
+    let started = Instant::now();
+    let mut legal = Vec::new();
+    let error = engine.legal_actions(&state, &mut legal).expect_err("past the listing limit");
+    let took = started.elapsed();
+    eprintln!("listing refused after {took:?}");
+    assert!(took < Duration::from_secs(2), "took {took:?}");
+    assert!(legal.is_empty(), "a failed listing lists nothing");
+    let message = error.to_string();
+    assert!(message.contains("data.toml:12:1 actions.pick_four"), "{message}");
+    assert!(message.contains("more than 10000000 steps"), "{message}");
+    // Every computer player meets the same error, rather than playing on without the action.
+    for level in ["easy", "medium", "hard"] {
+        let mut player = ai::player(level, 1).unwrap();
+        let error = player.decide(&mut engine, &state).expect_err(level);
+        assert!(error.to_string().contains("actions.pick_four"), "{level}: {error}");
+    }
+}
+
+#[test]
+fn three_parameters_over_the_board_still_list() {
+    // 144³ ≈ 3 million candidates, each with a filter: within the limit, and the filter keeps
+    // the list short.
+    let folder = grid_mod(
+        r#"[actions.pick_three]
+label = "Pick three"
+params = [
+  { name = "a", kind = "space" },
+  { name = "b", kind = "space", where = "a == space(\"A00\")" },
+  { name = "c", kind = "space", where = "b == space(\"B00\")" },
+]
+effect = ["a.dice += 1"]
+"#,
+        r#""pick_three""#,
+    );
+    let (mut engine, state) = start(&folder);
+    let mut legal = Vec::new();
+    engine.legal_actions(&state, &mut legal).expect("within the limit");
+    // The 144 choices of `c`, then passing.
+    assert_eq!(legal.len(), 145);
+}
+
+#[test]
+fn a_score_that_loops_over_the_board_for_every_candidate_stops_the_decision() {
+    // Each candidate's score walks every space for every space (144² = 20,736 steps, under
+    // one formula's limit); for 144 × 144 candidates that is 430 million steps a decision,
+    // which used to run every time, silently. The listing's count stops it at its limit.
+    let folder = grid_mod(
+        r#"[actions.pair]
+label = "Pair"
+params = [
+  { name = "a", kind = "space" },
+  { name = "b", kind = "space" },
+]
+effect = ["a.dice += 1"]
+ai = { score = "count_of(space, count_of(space, space.dice == 0) > 0)" }
+"#,
+        r#""pair""#,
+    );
+    let (mut engine, state) = start(&folder);
+    let mut legal = Vec::new();
+    engine.legal_actions(&state, &mut legal).expect("listing alone is within the limit");
+    assert_eq!(legal.len(), 144 * 144 + 1);
+    let started = Instant::now();
+    let mut medium = ai::player("medium", 1).unwrap();
+    let error = medium.decide(&mut engine, &state).expect_err("scoring past the limit");
+    eprintln!("decision refused after {:?}", started.elapsed());
+    assert!(started.elapsed() < Duration::from_secs(2));
+    assert!(error.to_string().contains("data.toml:12:1 actions.pair"), "{error}");
+    // Choosing from the full list scores the same actions and meets the same limit.
+    let error = medium.choose(&mut engine, &state, &legal).expect_err("scoring past the limit");
+    assert!(error.to_string().contains("actions.pair"), "{error}");
+}
+
+#[test]
+fn a_game_places_at_most_so_many_pieces() {
+    // Three loops over 144 spaces would place 2,985,984 pieces (gigabytes of them, with their
+    // stats and events); the game stops at 100,000 with an error naming the setup.
+    let data = r#"[board]
+kind = "square"
+columns = 12
+rows = 12
+terrain = "field"
+
+[terrain.field]
+
+[pieces.pawn]
+
+[setup]
+effect = [
+  { for_each = "space", as = "a", do = [
+    { for_each = "space", as = "b", do = [
+      { for_each = "space", as = "c", do = ["place('pawn', none, c)"] },
+    ] },
+  ] },
+]
+
+[turn]
+phases = [{ id = "main", actions = [] }]
+
+[end]
+win = "seat.number == 99"
+"#;
+    let folder = write_mod("crowded", &[("mod.toml", MANIFEST.as_bytes()), ("data.toml", data.as_bytes())]);
+    let rules = load_mod(&folder).map_err(|p| format!("{p:?}")).unwrap().ruleset;
+    let mut engine = Engine::new(rules.clone()).unwrap();
+    let started = Instant::now();
+    let error = engine.new_game(&GameSetup::new(&rules, 1, 2, "human"), &mut Events::discard()).expect_err("too many");
+    eprintln!("placing refused after {:?}", started.elapsed());
+    assert!(started.elapsed() < Duration::from_secs(2));
+    let message = error.to_string();
+    assert!(message.contains("at most 100000 pieces"), "{message}");
+    assert!(message.contains("data.toml:12:10 setup.effect"), "{message}");
+}
+
+const SMALL_DATA: &str = r#"[board]
+kind = "graph"
+terrain = "land"
+spaces = [{ id = "a", home = 0 }, { id = "b", home = 1 }]
+links = [["a", "b"]]
+
+[terrain.land]
+
+[end]
+win = "seat.number == 99"
+"#;
+
+#[test]
+fn a_collection_holds_at_most_ten_thousand_definitions() {
+    // 10,002 kinds of terrain over three files: the first one too many (the 10,001st) is named
+    // where it is written.
+    let first: String = (0..6_000).map(|i| format!("terrain.t{i:05} = {{}}\n")).collect();
+    let second: String = (6_000..10_001).map(|i| format!("terrain.t{i:05} = {{}}\n")).collect();
+    let folder = write_mod(
+        "crowded",
+        &[
+            ("mod.toml", MANIFEST.as_bytes()),
+            ("data.toml", SMALL_DATA.as_bytes()),
+            ("more.toml", first.as_bytes()),
+            ("zmore.toml", second.as_bytes()),
+        ],
+    );
+    let problems = common::problems(&folder);
+    let shown: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+    assert_eq!(problems.len(), 1, "{shown:#?}");
+    assert!(shown[0].contains("zmore.toml:4000:9: error: [terrain] key `t09999`"), "{}", shown[0]);
+    assert!(shown[0].contains("`terrain` holds 10002 definitions; a collection may hold at most 10000"), "{}", shown[0]);
+}
+
+#[test]
+fn a_mods_data_files_come_to_at_most_32_mib_together() {
+    // Five files of 7 MiB (each under the 8 MiB a file may have): the fifth passes 32 MiB and is
+    // refused unread.
+    let padding = format!("# {}\n", "x".repeat(7 * 1024 * 1024));
+    let mut files: Vec<(String, Vec<u8>)> =
+        vec![("mod.toml".into(), MANIFEST.into()), ("data.toml".into(), SMALL_DATA.into())];
+    for i in 1..=5 {
+        files.push((format!("pad{i}.toml"), padding.clone().into_bytes()));
+    }
+    let borrowed: Vec<(&str, &[u8])> = files.iter().map(|(p, b)| (p.as_str(), b.as_slice())).collect();
+    let folder = write_mod("crowded", &borrowed);
+    let problems = common::problems(&folder);
+    let shown: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+    assert_eq!(problems.len(), 1, "{shown:#?}");
+    assert!(shown[0].contains("pad5.toml"), "{}", shown[0]);
+    assert!(shown[0].contains("more than 32 MiB together"), "{}", shown[0]);
+}

@@ -1,0 +1,7 @@
+-- Data that holds itself, logged and then kept.
+function forever()
+  local board = { name = "board" }
+  board.self = board
+  game.log(board)
+  game.put("board", board)
+end
