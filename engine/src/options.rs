@@ -29,10 +29,10 @@ fn count_problems(options: &crate::source::RawTable, options_node: &RawNode, sou
     if options.len() > MAX_OPTIONS {
         problems.push(
             sources
-                .diagnostic(options_node.key_or_value_loc(), format!(
-                    "the mod declares {} setup options; a mod may have at most {MAX_OPTIONS}",
-                    options.len()
-                ))
+                .diagnostic(
+                    options_node.key_or_value_loc(),
+                    format!("the mod declares {} setup options; a mod may have at most {MAX_OPTIONS}", options.len()),
+                )
                 .in_table("options"),
         );
     }
@@ -44,9 +44,10 @@ fn count_problems(options: &crate::source::RawTable, options_node: &RawNode, sou
         if count > MAX_CHOICES {
             problems.push(
                 sources
-                    .diagnostic(choices.key_or_value_loc(), format!(
-                        "the option offers {count} choices; an option may offer at most {MAX_CHOICES}"
-                    ))
+                    .diagnostic(
+                        choices.key_or_value_loc(),
+                        format!("the option offers {count} choices; an option may offer at most {MAX_CHOICES}"),
+                    )
                     .in_table(format!("options.{}", crate::diag::shown(id)))
                     .with_key("choices"),
             );
@@ -55,10 +56,13 @@ fn count_problems(options: &crate::source::RawTable, options_node: &RawNode, sou
     if in_all > MAX_CHOICES_IN_ALL && problems.is_empty() {
         problems.push(
             sources
-                .diagnostic(options_node.key_or_value_loc(), format!(
-                    "the options offer {in_all} choices in all; a mod may offer at most {MAX_CHOICES_IN_ALL} \
+                .diagnostic(
+                    options_node.key_or_value_loc(),
+                    format!(
+                        "the options offer {in_all} choices in all; a mod may offer at most {MAX_CHOICES_IN_ALL} \
                      (`meeple check` loads the mod once for each)"
-                ))
+                    ),
+                )
                 .in_table("options"),
         );
     }

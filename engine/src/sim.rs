@@ -146,9 +146,9 @@ pub fn play_one(engine: &mut Engine, config: &SimConfig, index: u64) -> Result<G
     let mut actions = 0u64;
     while state.outcome.is_none() {
         let seat = state.turn.seat as usize;
-        let action = players[seat]
-            .decide(engine, &state)
-            .map_err(|e| format!("game {index}, turn {}: the computer player could not decide: {e}", state.turn.number))?;
+        let action = players[seat].decide(engine, &state).map_err(|e| {
+            format!("game {index}, turn {}: the computer player could not decide: {e}", state.turn.number)
+        })?;
         engine
             .apply(&mut state, &action, &mut events)
             .map_err(|e| format!("game {index}, turn {}: {e}", state.turn.number))?;

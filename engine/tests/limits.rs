@@ -216,7 +216,11 @@ fn a_collection_holds_at_most_ten_thousand_definitions() {
     let shown: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
     assert_eq!(problems.len(), 1, "{shown:#?}");
     assert!(shown[0].contains("zmore.toml:4000:9: error: [terrain] key `t09999`"), "{}", shown[0]);
-    assert!(shown[0].contains("`terrain` holds 10002 definitions; a collection may hold at most 10000"), "{}", shown[0]);
+    assert!(
+        shown[0].contains("`terrain` holds 10002 definitions; a collection may hold at most 10000"),
+        "{}",
+        shown[0]
+    );
 }
 
 #[test]
@@ -236,4 +240,59 @@ fn a_mods_data_files_come_to_at_most_32_mib_together() {
     assert_eq!(problems.len(), 1, "{shown:#?}");
     assert!(shown[0].contains("pad5.toml"), "{}", shown[0]);
     assert!(shown[0].contains("more than 32 MiB together"), "{}", shown[0]);
+}
+
+/// A two-space mod whose hook file is `hooks`.
+fn hooked_mod(hooks: &str) -> std::path::PathBuf {
+    let data = format!("{SMALL_DATA}\n[turn]\nphases = [{{ id = \"main\", actions = [] }}]\n");
+    write_mod(
+        "crowded",
+        &[("mod.toml", MANIFEST.as_bytes()), ("data.toml", data.as_bytes()), ("hooks/many.lua", hooks.as_bytes())],
+    )
+}
+
+#[test]
+fn the_hooks_of_one_action_share_one_budget() {
+    // 200 handlers of the end of a turn, each running about 3 million instructions (under the
+    // 5 million one call may run): one pass ran 600 million instructions, seconds of work.
+    let folder = hooked_mod(
+        r#"for _ = 1, 200 do
+  meeple.on("turn_end", function(seat)
+    local x = 0
+    for i = 1, 1500000 do x = x + i end
+    game.put("last", x)
+  end)
+end
+"#,
+    );
+    let (mut engine, state) = start(&folder);
+    let mut messages = Vec::new();
+    for _ in 0..2 {
+        let mut after = state.clone();
+        let started = Instant::now();
+        let error = engine
+            .apply(&mut after, &meeple_engine::game::Action::pass(), &mut Events::discard())
+            .expect_err("past the shared budget");
+        eprintln!("pass refused after {:?}", started.elapsed());
+        assert!(started.elapsed() < Duration::from_secs(2));
+        assert_eq!(
+            serde_json::to_string(&after).unwrap(),
+            serde_json::to_string(&state).unwrap(),
+            "a refused action changes nothing"
+        );
+        messages.push(error.to_string());
+    }
+    assert!(messages[0].contains("ran more than 50000000 instructions together"), "{}", messages[0]);
+    assert!(messages[0].contains("many.lua:4"), "{}", messages[0]);
+    assert_eq!(messages[0], messages[1], "the same action fails the same way every time");
+}
+
+#[test]
+fn a_mod_registers_at_most_256_event_handlers() {
+    let folder = hooked_mod("for _ = 1, 300 do\n  meeple.on(\"turn_end\", function() end)\nend\n");
+    let problems = common::problems(&folder);
+    let shown: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+    assert_eq!(problems.len(), 1, "{shown:#?}");
+    assert!(shown[0].contains("many.lua:2"), "{}", shown[0]);
+    assert!(shown[0].contains("at most 256 event handlers"), "{}", shown[0]);
 }

@@ -3,9 +3,9 @@
 //! as an event. TOML effects
 //! and the Lua `game` API both go through these, so a change means the same from either.
 
+use super::RuleError;
 use super::events::{Event, Events};
 use super::state::{GameState, NO_SEAT, NO_SPACE};
-use super::RuleError;
 use crate::rules::Ruleset;
 
 /// Sets a space counter (clamped); returns the value stored.

@@ -113,7 +113,9 @@ pub(crate) fn list<S: Sink>(
         return Ok(false);
     }
     let work = eval::ListingWork::begin();
-    let blame = |index: u16| eval::ListingWork::exceeded_error().context(rules, &format!("actions.{}", rules.actions[index as usize].id));
+    let blame = |index: u16| {
+        eval::ListingWork::exceeded_error().context(rules, &format!("actions.{}", rules.actions[index as usize].id))
+    };
     let seat = state.turn.seat;
     let phase = &rules.phases[state.turn.phase as usize];
     let mut cx = ReadCx { rules, state, scratch, odds: None, hooks: None };
@@ -530,7 +532,11 @@ pub(crate) fn check(engine: &mut Engine, state: &GameState, seat: u8, action: &A
                 return Err(ActionError::AwaitingChoice(engine.rules.actions[pending.action as usize].id.clone()));
             }
             let may_pass = engine.rules.phases[state.turn.phase as usize].may_pass;
-            if may_pass || !engine.can_act(state).map_err(ActionError::Rule)? { Ok(()) } else { Err(ActionError::MustAct) }
+            if may_pass || !engine.can_act(state).map_err(ActionError::Rule)? {
+                Ok(())
+            } else {
+                Err(ActionError::MustAct)
+            }
         }
         ActionKind::Rule(index) => {
             // Borrowed field by field (no clone of the shared ruleset on this hot path).

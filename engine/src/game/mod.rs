@@ -316,6 +316,9 @@ impl Engine {
             self.hooks = Some(HookRuntime::new(rules.clone())?);
         }
         self.games_started += 1;
+        if let Some(hooks) = self.hooks.as_mut() {
+            hooks.begin_work();
+        }
         self.with_cx(&mut state, events, |cx| flow::start_game(cx))?;
         self.settle(&mut state, events)?;
         Ok(state)
@@ -422,6 +425,9 @@ impl Engine {
             return Err(ActionError::NotYourTurn(seat + 1));
         }
         legal::check(self, state, seat, action)?;
+        if let Some(hooks) = self.hooks.as_mut() {
+            hooks.begin_work();
+        }
         let fallible = self.flow_fallible
             || match action.kind {
                 ActionKind::Rule(a) => self.rules.actions[a as usize].fallible,
@@ -625,7 +631,11 @@ impl Engine {
         frame[0] = Value::Seat(state.turn.seat);
         frame[1] = Value::Seat(seat);
         let frame = &frame[..(formula.frame as usize).clamp(2, 8)];
-        // `ai.standing` may call a Lua evaluation hook, read-only.
+        // `ai.standing` may call a Lua evaluation hook, read-only: one judging is one piece of
+        // work for the hooks' shared budget.
+        if let Some(hooks) = self.hooks.as_mut() {
+            hooks.begin_work();
+        }
         let mut cx = eval::ReadCx {
             rules: &self.rules,
             state,

@@ -474,6 +474,12 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
                 describe_lua(&function)
             ));
         };
+        if handlers.raw_len() >= MAX_EVENT_HANDLERS {
+            return err(format!(
+                "meeple.on: a mod may register at most {MAX_EVENT_HANDLERS} event handlers (each is called on every \
+                 such event)"
+            ));
+        }
         let pair =
             lua.create_sequence_from([LuaValue::String(lua.create_string(&event)?), LuaValue::Function(function)])?;
         handlers.raw_push(pair)?;
@@ -485,12 +491,15 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
     Ok(())
 }
 
+/// Event handlers one mod may register with `meeple.on`, all events together.
+pub const MAX_EVENT_HANDLERS: usize = 256;
+
 /// Deepest plain data `game.put` accepts.
-const MAX_DATA_DEPTH: usize = 32;
+pub(crate) const MAX_DATA_DEPTH: usize = 32;
 /// Most plain data one game keeps for its hooks, all keys together, as [`data_size`] counts:
 /// it lives outside Lua's memory limit, in every save, and in the copy of the state taken
 /// before every action that can fail.
-const MAX_DATA_SIZE: usize = 1 << 20;
+pub(crate) const MAX_DATA_SIZE: usize = 1 << 20;
 /// What one value counts for in [`data_size`] besides its text.
 const DATA_VALUE_SIZE: usize = 16;
 

@@ -1161,10 +1161,12 @@ pub fn markdown() -> String {
          outcome of a finished game), say so with `---@cast reason -nil` or `---@cast o meeple.Draw`.\n\n",
     );
     out.push_str("## Contents\n\n");
+    out.push_str("- [Limits](#limits)\n");
     for table in all_tables() {
         let _ = writeln!(out, "- [{}](#{}) ({})", table.title, anchor(table.title), table.context.name());
     }
     out.push_str("- [Types](#types)\n\n");
+    limits_markdown(&mut out);
     for table in all_tables() {
         markdown_table(&mut out, table);
     }
@@ -1184,6 +1186,104 @@ pub fn markdown() -> String {
     out.truncate(out.trim_end().len());
     out.push('\n');
     out
+}
+
+/// A number as the limits table shows it: `50 000 000`.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(' ');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Every limit a mod can meet, from the constants that enforce them, so this table cannot go
+/// stale. Each is counted, never timed, except the one wall-clock backstop it names.
+fn limits_markdown(out: &mut String) {
+    use crate::game::{changes, eval};
+    let mib = |bytes: u64| format!("{} MiB", bytes / (1024 * 1024));
+    let rows: Vec<(&str, String, &str)> = vec![
+        (
+            "instructions one hook call may run (and the loading of one hook file)",
+            grouped(super::sandbox::INSTRUCTION_LIMIT),
+            "the call stops with the file and line it was at; the action is refused and nothing changes",
+        ),
+        (
+            "instructions all the hook calls of one action may run together (every handler and hook it sets off; also one game's start, one judging of a position by a computer player); each call counts at least 100",
+            grouped(super::sandbox::WORK_INSTRUCTION_LIMIT),
+            "the same",
+        ),
+        (
+            "wall-clock time of one hook call: a backstop for instructions that take long",
+            format!("{} ms", super::sandbox::TIME_LIMIT.as_millis()),
+            "the same; a hook far under the instruction limits never meets it",
+        ),
+        ("nesting of Lua calls", grouped(super::sandbox::MAX_CALL_DEPTH as u64), "a stack-overflow error at the line"),
+        (
+            "memory of the mod's Lua",
+            mib(super::sandbox::MEMORY_LIMIT as u64),
+            "\"the script used more than … of memory\"",
+        ),
+        (
+            "event handlers registered with `meeple.on`",
+            grouped(super::api::MAX_EVENT_HANDLERS as u64),
+            "an error at the `meeple.on` line when the hook file loads",
+        ),
+        (
+            "data kept with `game.put`, all keys together; its nesting",
+            format!("{}; {} levels", mib(super::api::MAX_DATA_SIZE as u64), super::api::MAX_DATA_DEPTH),
+            "`game.put` fails with the line",
+        ),
+        (
+            "steps of the loops of one formula of the rules language, nested loops included",
+            grouped(eval::MAX_LOOP_STEPS),
+            "the rule fails, named with its file:line:col",
+        ),
+        (
+            "work of one listing of the legal actions: candidates tried plus the loop steps of their filters and of the computer player's scores",
+            grouped(eval::MAX_LISTING_STEPS),
+            "listing fails naming the action: restrict its parameters",
+        ),
+        ("actions one listing may hold", grouped(eval::MAX_LISTED_ACTIONS), "the same"),
+        ("pieces one game may place in all", grouped(changes::MAX_PIECES as u64), "the placing rule fails"),
+        ("items one piece may hold", grouped(changes::MAX_HELD_ITEMS as u64), "the giving rule fails"),
+        ("units `distribute` places in one go", grouped(eval::MAX_DISTRIBUTED as u64), "the rule fails"),
+        ("one file of a mod", mib(crate::loader::MAX_FILE_BYTES), "the file is refused when the mod loads"),
+        (
+            "all data files of a mod together, with the mods it extends",
+            mib(crate::source::MAX_DATA_BYTES as u64),
+            "the files past it are refused",
+        ),
+        (
+            "definitions in one collection (pieces, items, actions, cards, terrain…)",
+            grouped(crate::source::MAX_DEFINITIONS as u64),
+            "the first one too many is refused where it is written",
+        ),
+        (
+            "setup options; choices of one option; choices in all",
+            format!(
+                "{}; {}; {}",
+                crate::options::MAX_OPTIONS,
+                crate::options::MAX_CHOICES,
+                crate::options::MAX_CHOICES_IN_ALL
+            ),
+            "refused where the options are written",
+        ),
+    ];
+    out.push_str("## Limits\n\n");
+    out.push_str(
+        "What one mod may use. Every limit but the wall-clock backstop is counted, so the same mod, \
+         seed and actions meet it at the same point on every machine. Where each is enforced and \
+         tested: [docs/security.md](../security.md).\n\n| What | Limit | When it is reached |\n|---|---|---|\n",
+    );
+    for (what, limit, reached) in rows {
+        let _ = writeln!(out, "| {what} | {limit} | {reached} |");
+    }
+    out.push('\n');
 }
 
 fn markdown_table(out: &mut String, table: &ApiTable) {

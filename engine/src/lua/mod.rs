@@ -53,6 +53,9 @@ pub struct HookRuntime {
     functions: Vec<Option<Function>>,
     /// Handlers registered with `meeple.on`, by event.
     handlers: Vec<(EventKind, Function)>,
+    /// Instructions the hook calls of the current piece of work may still run together
+    /// ([`sandbox::WORK_INSTRUCTION_LIMIT`]); [`HookRuntime::begin_work`] refills it.
+    work_left: u64,
 }
 
 impl HookRuntime {
@@ -109,7 +112,11 @@ impl HookRuntime {
                 }
             }
         }
-        if errors.is_empty() { Ok(Self { lua, budget, functions, handlers }) } else { Err(errors) }
+        if errors.is_empty() {
+            Ok(Self { lua, budget, functions, handlers, work_left: sandbox::WORK_INSTRUCTION_LIMIT })
+        } else {
+            Err(errors)
+        }
     }
 
     /// The syntax errors of hook files, found by compiling them without running them: what can
@@ -157,6 +164,13 @@ impl HookRuntime {
 
     /// Clears what belongs to one game (nothing today: hook data lives in the game state).
     pub fn reset_game(&mut self) {}
+
+    /// Starts a piece of work whose hook calls share [`sandbox::WORK_INSTRUCTION_LIMIT`]: the
+    /// engine calls it as an action, a game's start or a read-only judging begins, so what a
+    /// call may run depends only on that work, never on what ran before it.
+    pub(crate) fn begin_work(&mut self) {
+        self.work_left = sandbox::WORK_INSTRUCTION_LIMIT;
+    }
 
     /// The underlying Lua state, for the `meeple lua` console.
     pub fn lua(&self) -> &Lua {
@@ -234,6 +248,7 @@ impl HookRuntime {
     /// Evaluates a chunk of Lua in the sandbox with a game state readable and writable (the
     /// `meeple lua` console). Returns the values, printed.
     pub fn eval(&mut self, code: &str, state: &mut GameState, events: &mut Events) -> Result<String, String> {
+        self.begin_work();
         let lua = self.lua.clone();
         // An expression shows its value; anything else runs as a statement.
         let function = sandbox::compile(&lua, &format!("return {code}"), "=console")
@@ -260,8 +275,10 @@ impl HookRuntime {
             cell.writable = writable;
             cell.active = true;
         }
-        self.budget.start();
+        self.budget.start_within(self.work_left);
         let result = call(&self.lua);
+        let used = self.budget.used().max(u64::from(sandbox::CHECK_EVERY));
+        self.work_left = self.work_left.saturating_sub(used);
         if let Some(mut cell) = self.lua.app_data_mut::<HookCell>() {
             std::mem::swap(&mut cell.state, state);
             std::mem::swap(&mut cell.events, events);

@@ -43,6 +43,12 @@ pub const MEMORY_LIMIT: usize = 64 * 1024 * 1024;
 /// VM instructions one call into Lua may run (about 20 ms here); deterministic, unlike a clock,
 /// so a heavy hook fails the same way on every machine.
 pub const INSTRUCTION_LIMIT: u64 = 5_000_000;
+/// VM instructions all the hook calls of one piece of work may run together: one action with
+/// every event handler and hook it sets off, one game's start, one computer player's judging of
+/// a position. Each call still has its own [`INSTRUCTION_LIMIT`]; this bounds a mod that
+/// registers many handlers that each use most of theirs. Every call counts at least
+/// [`CHECK_EVERY`] instructions towards it, so many tiny calls are bounded too.
+pub const WORK_INSTRUCTION_LIMIT: u64 = 50_000_000;
 /// Wall-clock backstop for one call, in case instructions are slow (e.g. huge string work);
 /// together they stop an endless loop within 100 ms.
 pub const TIME_LIMIT: Duration = Duration::from_millis(80);
@@ -51,7 +57,7 @@ pub const MAX_CALL_DEPTH: usize = 2_000;
 /// How often (in instructions) the limits are checked. Any count hook already makes Lua test
 /// every instruction, so a short period costs little (measured: 5 % slower than every 1 000
 /// instructions), and it bounds how long a run of costly instructions goes unchecked.
-const CHECK_EVERY: u32 = 100;
+pub(crate) const CHECK_EVERY: u32 = 100;
 /// Bytes a library function copies or scans that count as one instruction. Copying into
 /// fresh memory costs about 2.5 ns a byte here, an instruction about 4 ns: one byte, one
 /// instruction is on the safe side.
@@ -70,6 +76,8 @@ struct BudgetState {
     limit: Cell<u64>,
     time_limit: Cell<Duration>,
     deadline: Cell<Option<Instant>>,
+    /// Whether `limit` is what the work this call belongs to has left, not the call's own.
+    limited_by_work: Cell<bool>,
     /// The error of the limit this call hit, located; protected calls re-raise it.
     stopped: RefCell<Option<String>>,
 }
@@ -81,6 +89,7 @@ impl Budget {
             limit: Cell::new(INSTRUCTION_LIMIT),
             time_limit: Cell::new(TIME_LIMIT),
             deadline: Cell::new(None),
+            limited_by_work: Cell::new(false),
             stopped: RefCell::new(None),
         }))
     }
@@ -98,7 +107,25 @@ impl Budget {
         self.0.limit.set(INSTRUCTION_LIMIT.saturating_mul(scale));
         self.0.time_limit.set(limit);
         self.0.deadline.set(Some(Instant::now() + limit));
+        self.0.limited_by_work.set(false);
         self.0.stopped.replace(None);
+    }
+
+    /// Starts a budget for one call of a piece of work whose calls share
+    /// [`WORK_INSTRUCTION_LIMIT`]: the call may run [`INSTRUCTION_LIMIT`] instructions, or what
+    /// the work has left when that is less.
+    pub(crate) fn start_within(&self, work_left: u64) {
+        self.start();
+        if work_left < INSTRUCTION_LIMIT {
+            self.0.limit.set(work_left);
+            self.0.limited_by_work.set(true);
+        }
+    }
+
+    /// Instructions the call ran, as counted (every [`CHECK_EVERY`] instructions, and the work
+    /// library functions counted).
+    pub(crate) fn used(&self) -> u64 {
+        self.0.used.get()
     }
 
     /// Starts a budget of [`INSTRUCTION_LIMIT`] instructions and no time limit: what tests use
@@ -119,6 +146,12 @@ impl Budget {
         self.0.used.set(used);
         let limit = self.0.limit.get();
         if used > limit {
+            if self.0.limited_by_work.get() {
+                return Some(format!(
+                    "the hooks of one action (or one game's start) ran more than {WORK_INSTRUCTION_LIMIT} \
+                     instructions together and were stopped"
+                ));
+            }
             return Some(format!("the script ran more than {limit} instructions and was stopped"));
         }
         if self.0.deadline.get().is_some_and(|deadline| Instant::now() > deadline) {

@@ -89,7 +89,9 @@ fn limit_definitions(root: &mut RawNode, collections: &[&str], sources: &Sources
             sources
                 .diagnostic(
                     node.key_or_value_loc(),
-                    format!("`{collection}` holds {count} definitions; a collection may hold at most {MAX_DEFINITIONS}"),
+                    format!(
+                        "`{collection}` holds {count} definitions; a collection may hold at most {MAX_DEFINITIONS}"
+                    ),
                 )
                 .in_table(collection)
                 .with_key(first_too_many.to_string()),
