@@ -185,7 +185,7 @@ function game.pieces(space) end
 ---@return string[] cards # card ids, in the hand's order
 function game.hand(seat) end
 
----Data the mod's hooks kept with `game.put`. It lives in the game state, so it is saved, replayed and undone with the game.
+---Data the mod's hooks kept with `game.put`, exactly as it was kept: integer keys stay integers, lists stay lists, whole and fractional numbers stay what they were. It lives in the game state, so it is saved, replayed and undone with the game.
 ---
 ---```lua
 ---local seen = game.get("seen") or {}
@@ -194,7 +194,7 @@ function game.hand(seat) end
 ---@return any value # a copy of the data, or nil when nothing is kept under `key`
 function game.get(key) end
 
----Keeps plain data in the game state under a name: numbers, strings, booleans and tables of them (keys strings or numbers, nested at most 32 deep). `nil` removes it. Hooks keep nothing else between calls: a Lua variable does not survive a save or an undo.
+---Keeps plain data in the game state under a name: finite numbers, UTF-8 strings, booleans and tables of them, nested at most 32 deep, whose keys are strings or whole numbers (a table may have both: `{[1] = a, ["1"] = b}` keeps both). `game.get` gives back exactly that. Anything else is refused with an error at the line that tried: functions, coroutines, a table that holds itself, NaN and infinities, keys that are fractions, booleans or tables. `nil` removes the data. Hooks keep nothing else between calls: a Lua variable does not survive a save or an undo.
 ---
 ---*Changes the game*: refused where the game can only be read.
 ---
@@ -256,7 +256,7 @@ function game.set_stat(piece, name, value) end
 ---@param space? meeple.Space # where it goes; nil takes it off the board
 function game.move_piece(piece, space) end
 
----Rolls dice from the game's own random stream, so games stay reproducible; scenario tests can force the faces (`g:force_dice`). The roll shows in the game's events.
+---Rolls dice from the game's own random stream, so games stay reproducible; scenario tests can force the faces (`g:force_dice`). The roll is public: a `rolled` event named `hook` that the window's dice panel and log show to everyone, so a hook that draws something secret (a hidden card, a hidden target) with dice reveals it; draw it with `game.random` instead.
 ---
 ---*Changes the game*: refused where the game can only be read.
 ---
@@ -269,7 +269,7 @@ function game.move_piece(piece, space) end
 ---@return integer[] faces # each die's face, in order
 function game.roll(count, sides) end
 
----A whole number drawn uniformly from the game's own random stream (`math.random` is not available to mods).
+---A whole number drawn uniformly from the game's own random stream (`math.random` is not available to mods); scenario tests can force the numbers (`g:force_random`). It makes no event: nobody is shown the number.
 ---
 ---*Changes the game*: refused where the game can only be read.
 ---@param low integer # the smallest possible value
@@ -352,6 +352,14 @@ function expect_error(body, text) end
 ---@param tolerance number # the largest difference allowed
 ---@param message? string # said before the difference
 function expect_near(actual, expected, tolerance, message) end
+
+---Writes to the test's output, as Lua's `print` would (the values as `tostring` shows them, separated by tabs): `meeple test` shows it under the test's name, whether it passes or fails. At most 64 KiB per test.
+---
+---```lua
+---print("owner of b:", g:owner("b"))
+---```
+---@param ... any # the values to show
+function print(...) end
 
 ---A table the helper files (`tests/_*.lua`) put shared functions and values on, for every test file of the mod.
 ---@type table<string, any>
@@ -520,6 +528,15 @@ function Scenario:chance(action) end
 ---@return table<string, number> figures # each figure's value by its label
 function Scenario:preview(action) end
 
+---A deck's piles, as card ids, the top of each pile first.
+---
+---```lua
+---expect_eq(g:deck("omens").draw[1], "comet", "drawn next")
+---```
+---@param deck string # the deck's id
+---@return { draw: string[], discard: string[] } piles # the draw and the discard pile
+function Scenario:deck(deck) end
+
 ---Gives a space to a seat, or to nobody.
 ---@param space meeple.Space # a space: its number or its label
 ---@param seat? integer # the new owner; nil for nobody
@@ -547,7 +564,7 @@ function Scenario:set_var(name, value) end
 ---@param status meeple.SeatStatus # `"active"`, `"left"` or `"eliminated"`
 function Scenario:set_status(seat, status) end
 
----Gives a seat the turn, with nothing done yet this turn (budgets unused, no action half-taken).
+---Gives a seat the turn, with nothing done yet this turn (budgets unused, no action half-taken). It only hands the turn over: nothing of a turn's start runs (not the turn's `on_start`, the phase's `on_start`, the `turn_start` triggers and handlers, nor the end checks), the phase and the round stay as they were, and the turn number changes only when given. To test what happens at the start of a turn, play up to it (`g:pass()`, `g:act`).
 ---@param seat integer # a seat, from 1
 ---@param number? integer # the turn number to set too
 function Scenario:set_turn(seat, number) end
@@ -563,6 +580,38 @@ function Scenario:force_dice(faces) end
 ---How many forced faces have not been rolled yet.
 ---@return integer count # the faces left
 function Scenario:forced_left() end
+
+---Makes the next calls of `game.random` in hooks answer these numbers, in order, as `force_dice` does for dice; after them, the numbers are random again. A forced number outside the range a call asks for fails that call, naming both. The rules language's `random` is not forced.
+---
+---```lua
+---g:force_random{ 3, 1 } -- the next game.random(1, 6) gives 3, the one after 1
+---```
+---@param numbers integer[] # the numbers
+function Scenario:force_random(numbers) end
+
+---How many forced numbers `game.random` has not answered yet.
+---@return integer count # the numbers left
+function Scenario:forced_random_left() end
+
+---Makes a seat's hand of one deck exactly these cards, in this order. The cards it held of that deck go under the draw pile (drawn last); each card named is taken from the draw pile, the discard pile or another seat's hand, so no card is made or lost. A card the deck does not have is an error.
+---
+---```lua
+---g:set_hand(1, "omens", { "comet", "comet", "eclipse" })
+---expect_eq(g:state().seats[1].hand, { "comet", "comet", "eclipse" })
+---```
+---@param seat integer # a seat, from 1
+---@param deck string # the deck's id
+---@param cards string[] # the cards' ids; the same id twice for two copies
+function Scenario:set_hand(seat, deck, cards) end
+
+---Puts these cards on top of a deck's draw pile, the first named on top, so they are drawn in this order; the rest of the pile stays below, in its order. The cards are taken from the draw or the discard pile (cards in hands: `set_hand`).
+---
+---```lua
+---g:set_deck("omens", { "eclipse", "flood" }) -- the next card drawn is the eclipse
+---```
+---@param deck string # the deck's id
+---@param cards string[] # the cards' ids, top first
+function Scenario:set_deck(deck, cards) end
 
 ---Sets one of a piece's stats (kept within its `min` and `max`).
 ---@param piece integer # a piece id, from 1

@@ -2,18 +2,40 @@
 //! (exact counts and intervals), that a background run gives what `sim::run` gives, that it can
 //! be cancelled, and the panel driven by its labels (egui_kittest).
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use meeple::editor::balance::*;
+use meeple_engine::defs::FirstSeat;
 use meeple_engine::game::Outcome;
+use meeple_engine::loader::load_mod;
 use meeple_engine::rules::Ruleset;
 use meeple_engine::sim::{self, GameSummary, Rate, SimConfig};
 
 fn dice_wars() -> Arc<Ruleset> {
     meeple_tests::load("dice_wars")
+}
+
+/// Dice Wars with seat 1 moving first, for the first-player figures, which need a fixed first
+/// seat: the bundled mod draws who starts. Loaded once from a copy of the mod's files.
+fn dice_wars_seat_1_first() -> Arc<Ruleset> {
+    static RULES: OnceLock<Arc<Ruleset>> = OnceLock::new();
+    RULES
+        .get_or_init(|| {
+            let folder = std::env::temp_dir().join(format!("meeple-balance-{}", std::process::id())).join("dice_wars");
+            std::fs::create_dir_all(&folder).unwrap();
+            for file in ["mod.toml", "board.toml", "rules.toml"] {
+                let text = std::fs::read_to_string(meeple_tests::mods_dir().join("dice_wars").join(file)).unwrap();
+                std::fs::write(folder.join(file), text.replace("first = \"random\"", "first = \"first\"")).unwrap();
+            }
+            let rules = load_mod(&folder).unwrap_or_else(|e| panic!("{e:?}")).ruleset;
+            std::fs::remove_dir_all(folder.parent().unwrap()).ok();
+            assert_eq!(rules.data.seats.first, FirstSeat::First);
+            rules
+        })
+        .clone()
 }
 
 fn dunes() -> Arc<Ruleset> {
@@ -42,7 +64,7 @@ fn close(a: f64, b: f64) -> bool {
 
 #[test]
 fn summarize_counts_wins_per_seat_without_sides() {
-    let rules = dice_wars();
+    let rules = dice_wars_seat_1_first();
     // 10 games of 3 seats: seat 1 wins 5, seat 2 wins 3, seat 3 wins 0, 2 draws.
     let mut games = Vec::new();
     for i in 0..5 {
@@ -115,11 +137,19 @@ fn summarize_counts_a_side_once_per_won_game() {
 
 #[test]
 fn summarize_of_no_games_measures_nothing() {
-    let result = summarize(&dice_wars(), &config(2), &[]);
+    let result = summarize(&dice_wars_seat_1_first(), &config(2), &[]);
     assert_eq!(result.games, 0);
     assert_eq!(result.first_player, Err("no game was won".to_string()));
     assert_eq!(result.turns_mean, 0.0);
     assert!(result.imbalances().is_empty());
+}
+
+#[test]
+fn no_first_player_advantage_is_measured_where_the_first_seat_is_drawn() {
+    let rules = dice_wars();
+    assert_eq!(rules.data.seats.first, FirstSeat::Random);
+    let result = summarize(&rules, &config(2), &[game(0, win(&[0]), 10)]);
+    assert_eq!(result.first_player, Err("the mod draws the first seat at random".to_string()));
 }
 
 #[test]

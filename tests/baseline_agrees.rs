@@ -94,7 +94,8 @@ fn odds_table_equals_the_engines_chance() {
             state.counters[attack.args[0] as usize * counters + dice] = i64::from(a);
             state.counters[attack.args[1] as usize * counters + dice] = i64::from(d);
             let engine_chance = engine.chance(&state, &attack).expect("attacks have odds");
-            // Exactly equal: the greedy player compares chances for ties and the 0.5 threshold.
+            // Exactly equal: the greedy player compares what attacks are worth, made of chances,
+            // for ties and against its minimum.
             assert_eq!(engine_chance, odds.chance(a, d), "{a} dice against {d}");
         }
     }

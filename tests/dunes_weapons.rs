@@ -497,7 +497,7 @@ fn the_attack_preview_gives_the_exact_chance_to_hit_and_expected_damage() {
             for bullets in bullet_counts {
                 let (state, position) = arena.armed(weapon, distance, bullets);
                 let (roll, hit) = arena.attack_steps(&state, position);
-                let preview = arena.engine.preview(&state, &roll);
+                let preview = arena.engine.preview(&state, &roll).unwrap();
                 let figure = |label: &str| {
                     preview.iter().find(|(l, _)| l == label).map(|(_, v)| *v).unwrap_or_else(|| {
                         panic!("{} at {distance}: no `{label}` in the preview {preview:?}", weapon.id)
@@ -516,7 +516,7 @@ fn the_attack_preview_gives_the_exact_chance_to_hit_and_expected_damage() {
                 // After the roll, the damage previewed for the target is the damage done.
                 let mut rolled = state.clone();
                 arena.engine.apply(&mut rolled, &roll, &mut Events::discard()).unwrap();
-                let after = arena.engine.preview(&rolled, &hit);
+                let after = arena.engine.preview(&rolled, &hit).unwrap();
                 assert_eq!(after.len(), 1, "{case}: after the roll only the damage: {after:?}");
                 let before = rolled.pieces[arena.foe].stats[arena.health];
                 arena.engine.apply(&mut rolled, &hit, &mut Events::discard()).unwrap();

@@ -349,3 +349,93 @@ fn the_manifest_is_edited_by_its_own_types() {
     assert_eq!(changed.len(), 1, "{changed:?}");
     assert!(changed[0].1.contains("max = 6"), "{changed:?}");
 }
+
+#[test]
+fn closing_the_editor_with_unsaved_changes_asks_first() {
+    let folder = copy_of("dice_wars", "close_asks");
+    let mut harness = editor_on(&folder);
+    // The editor opens on the board's form.
+    harness.get_by_role_and_label(egui::accesskit::Role::SpinButton, "territories").set_value_accesskit(24.0);
+    harness.run();
+    click(&mut harness, "Close editor");
+    assert!(has_label(&harness, "Close the editor?"), "unsaved changes are not dropped at one click");
+    assert!(harness.state_mut().editor_mut().is_some());
+    click(&mut harness, "Keep editing");
+    assert!(harness.state_mut().editor_mut().expect("still editing").model.is_dirty());
+    click(&mut harness, "Close editor");
+    click(&mut harness, "Discard changes");
+    assert!(harness.state_mut().editor_mut().is_none(), "closed");
+    assert_eq!(
+        std::fs::read_to_string(folder.join("board.toml")).unwrap(),
+        std::fs::read_to_string(mods_dir().join("dice_wars/board.toml")).unwrap(),
+        "nothing was written"
+    );
+}
+
+#[test]
+fn a_long_rules_language_problem_wraps_within_the_window() {
+    let folder = copy_of("dice_wars", "wrap");
+    let mut harness = editor_on(&folder);
+    open_entry(&mut harness, "Actions", "Attack");
+    let success = harness.get_by_label("success");
+    success.focus();
+    harness.run();
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    let long = format!("attack > defence + {} + nonsense_name", vec!["from.dice"; 40].join(" + "));
+    harness.get_by_label("success").type_text(&long);
+    harness.run();
+    let problem = harness.query_all_by_label_contains("rules.toml:").next().expect("the problem is shown");
+    let rect = problem.rect();
+    assert!(rect.max.x <= 1280.0, "the problem ends inside the window: {rect:?}");
+    assert!(rect.height() > 30.0, "it wraps onto several lines: {rect:?}");
+}
+
+#[test]
+fn item_stats_keep_within_their_declared_bounds() {
+    let folder = copy_of("dunes_of_terror", "stat_bounds");
+    let weapons = folder.join("weapons.toml");
+    let text = std::fs::read_to_string(&weapons).unwrap();
+    std::fs::write(&weapons, format!("{text}\n[item_stats.range]\nmin = 1\nmax = 20\n")).unwrap();
+    let mut harness = editor_on(&folder);
+    open_entry(&mut harness, "Items", "Sniper Rifle");
+    // The form offers only values within the bounds.
+    // Nested fields are indented under their table.
+    harness.get_by_role_and_label(egui::accesskit::Role::SpinButton, "    range").set_value_accesskit(-3.0);
+    harness.run();
+    let editor = harness.state_mut().editor_mut().expect("the editor");
+    assert_eq!(editor.model.value_text(&path("items.sniper_rifle.stats.range")).as_deref(), Some("1"));
+    // Set another way, the mod refuses it, located.
+    let refused = editor.model.set(&path("items.sniper_rifle.stats.range"), toml_edit::Value::from(-3)).unwrap_err();
+    assert!(
+        refused.problems.iter().any(|p| p.contains("weapons.toml:") && p.contains("allows at least 1")),
+        "{refused}"
+    );
+    // And on disk: `meeple check` refuses it too.
+    std::fs::write(&weapons, format!("{}\n[item_stats.range]\nmin = 1\n", text.replacen("range = 1,", "range = -3,", 1)))
+        .unwrap();
+    let problems = meeple_engine::loader::load_mod(&folder).err().expect("refused");
+    assert!(problems.iter().any(|p| p.to_string().contains("`range` is -3")), "{problems:?}");
+}
+
+#[test]
+fn typing_into_a_field_is_one_undo_step() {
+    let folder = copy_of("dice_wars", "typing_undo");
+    let mut harness = editor_on(&folder);
+    open_entry(&mut harness, "Actions", "Attack");
+    harness.get_by_label("label").focus();
+    harness.run();
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    for key in ["C", "h", "a", "r", "g", "e"] {
+        harness.get_by_label("label").type_text(key);
+        harness.run();
+    }
+    let editor = harness.state_mut().editor_mut().expect("the editor");
+    assert_eq!(editor.model.value_text(&path("actions.attack.label")).as_deref(), Some("\"Charge\""));
+    // Leave the field, then one undo takes back the whole edit.
+    harness.key_press(egui::Key::Tab);
+    harness.run();
+    let editor = harness.state_mut().editor_mut().expect("the editor");
+    assert!(editor.model.undo());
+    assert_eq!(editor.model.value_text(&path("actions.attack.label")).as_deref(), Some("\"Attack\""));
+    assert!(!editor.model.is_dirty());
+}

@@ -553,3 +553,272 @@ fn the_setup_offers_the_mods_options() {
     assert_eq!(session.state.board.space_count(), 26 * 30);
     assert_eq!(session.setup.options.get("map_size").map(String::as_str), Some("small"));
 }
+
+/// The heading of the turn of the seat to move, as the header shows it.
+fn announcement(harness: &Harness<'static, PlayerApp>) -> String {
+    let session = &harness.state().game().expect("game").session;
+    meeple_engine::game::seating::turn_announcement(&session.rules, &session.state, session.seat())
+}
+
+#[test]
+fn the_frame_that_ends_a_turn_already_shows_the_next_seat() {
+    let mods = vec![ModEntry::load(&mods_dir().join("dice_wars"), Origin::Bundled)];
+    let mut harness = started(mods, 5);
+    harness.state_mut().game_mut().expect("game").computer_delay = 2.0;
+    harness.run();
+    let before = announcement(&harness);
+    assert!(has_label(&harness, &before) && has_label(&harness, "End turn"));
+    // One click, one frame (no mouse move after it): what that frame shows is what stays on
+    // the screen until something else happens.
+    harness.get_by_label("End turn").click();
+    harness.step();
+    let session = &harness.state().game().expect("game").session;
+    assert!(!session.is_human_turn(), "the turn passed to a computer");
+    let now = announcement(&harness);
+    assert_ne!(now, before);
+    assert!(has_label(&harness, &now), "the header shows {now}, not {before}");
+    assert!(!has_label(&harness, "End turn"), "no actions are offered on a computer's turn");
+}
+
+/// Plays a few attacks of the person and ends the turn (the computers play on at once).
+fn play_a_little(harness: &mut Harness<'static, PlayerApp>) {
+    for _ in 0..3 {
+        let session = &harness.state().game().expect("game").session;
+        let Some(attack) = session.legal().iter().find(|a| matches!(a.kind, ActionKind::Rule(_))).copied() else {
+            break;
+        };
+        let (from, to) = (
+            session.state.board.space(attack.args[0] as u32).label.clone(),
+            session.state.board.space(attack.args[1] as u32).label.clone(),
+        );
+        click(harness, "Attack");
+        click_option(harness, &from);
+        click_option(harness, &to);
+    }
+    click(harness, "End turn");
+}
+
+#[test]
+fn a_continued_game_shows_its_last_roll_counts_every_move_and_keeps_its_file() {
+    let dir = scratch_dir("continue_save");
+    let path = dir.join("game.json");
+    let mods = vec![ModEntry::load(&mods_dir().join("dice_wars"), Origin::Bundled)];
+    let mut harness = started(mods.clone(), 8);
+    play_a_little(&mut harness);
+    harness.state_mut().game_mut().expect("game").save_path = path.display().to_string();
+    click(&mut harness, "Save");
+    let played = &harness.state().game().expect("game").session;
+    let (rolls, stats, actions) = (played.last_rolls.clone(), played.stats().per_seat, played.history.len());
+    assert!(actions > 3 && !rolls.is_empty());
+
+    let options = StartOptions { open: Some(path.clone()), ..Default::default() };
+    let mut harness = self::harness(PlayerApp::with_mods(mods, options));
+    harness.run();
+    let game = harness.state().game().expect("the saved game continues");
+    assert_eq!(game.session.history.len(), actions);
+    assert_eq!(game.session.last_rolls, rolls, "the dice panel shows the last roll, not every roll of the game");
+    assert_eq!(game.session.stats().per_seat, stats, "the statistics count the moves made before saving too");
+    assert_eq!(game.save_path, path.display().to_string(), "\"Save to\" names the file opened");
+    assert!(!game.has_unsaved_moves());
+    // The computers wait, so the game stands still while it is watched.
+    harness.state_mut().game_mut().expect("game").paused = true;
+
+    // Watching the replay writes nothing and the game waits: closing the replay returns to it.
+    let saved = std::fs::read(&path).expect("the save");
+    play_a_little(&mut harness);
+    let actions = harness.state().game().expect("game").session.history.len();
+    click(&mut harness, "Replay");
+    assert!(has_label(&harness, &format!("Action 0 of {actions}")), "the replay shows the game so far");
+    assert_eq!(std::fs::read(&path).expect("the save"), saved, "the save was not overwritten");
+    click(&mut harness, "Close replay");
+    let game = harness.state().game().expect("back in the game");
+    assert_eq!(game.session.history.len(), actions, "the game goes on where it was");
+    click(&mut harness, "Save");
+    assert!(harness.query_all_by_label_contains(&format!("to {}", path.display())).next().is_some());
+    let reread = meeple_engine::save::SaveFile::read(&path).expect("saved back to the file opened");
+    assert_eq!(reread.actions.len(), actions);
+}
+
+#[test]
+fn territories_are_numbered_on_the_board_and_a_choice_points_at_its_space() {
+    let mods = vec![ModEntry::load(&mods_dir().join("dice_wars"), Origin::Bundled)];
+    let mut harness = started(mods, 11);
+    let session = &harness.state().game().expect("game").session;
+    let attack = *session.legal().iter().find(|a| matches!(a.kind, ActionKind::Rule(_))).expect("an attack");
+    let (from, to) = (attack.args[0] as u32, attack.args[1] as u32);
+    let (from_label, to_label) =
+        (session.state.board.space(from).label.clone(), session.state.board.space(to).label.clone());
+    let game = harness.state().game().expect("game");
+    assert!(
+        game.board.drawn_geometry().expect("the board was drawn").names_spaces(),
+        "a territory map writes each territory's number, the name the choices and the log use"
+    );
+    click(&mut harness, "Attack");
+    click_option(&mut harness, &from_label);
+    // The pointer on a choice in the list marks that territory on the board.
+    harness.query_all_by_role_and_label(egui::accesskit::Role::Button, &to_label).next().expect("the choice").hover();
+    harness.run();
+    let marks = harness.state().game().expect("game").marks();
+    assert_eq!(marks.get(&to), Some(&meeple::player::board_view::Mark::Pointed), "{to_label} is pointed at");
+    assert_eq!(marks.get(&from), Some(&meeple::player::board_view::Mark::Chosen));
+}
+
+#[test]
+fn highlight_rings_stand_out_on_every_seat_colour() {
+    use meeple::player::board_view::{Mark, contrast, ring_colors, space_fill};
+    let marks = [Mark::Eligible, Mark::Target, Mark::Chosen, Mark::Pointed];
+    // Any colour a mod may give a seat: each ring has a part that stands out from it (WCAG's
+    // 4.5:1), and its own colour is told from that part.
+    let steps = [0u8, 32, 64, 96, 128, 160, 192, 224, 255];
+    for r in steps {
+        for g in steps {
+            for b in steps {
+                let fill = egui::Color32::from_rgb(r, g, b);
+                for mark in marks {
+                    let (halo, core) = ring_colors(mark, fill);
+                    assert!(contrast(halo, fill) >= 4.5, "{mark:?} on {fill:?}: halo {halo:?}");
+                    if mark != Mark::Eligible {
+                        assert!(contrast(core, halo) >= 1.4, "{mark:?} on {fill:?}: {core:?} inside {halo:?}");
+                    }
+                }
+            }
+        }
+    }
+    // In a game: the red targets of a red seat's attack, every seat's territory.
+    let mods = vec![ModEntry::load(&mods_dir().join("dice_wars"), Origin::Bundled)];
+    let harness = started(mods, 11);
+    let session = &harness.state().game().expect("game").session;
+    for space in session.state.board.space_ids() {
+        let fill = space_fill(&session.rules, &session.state, space);
+        for mark in marks {
+            let (halo, _) = ring_colors(mark, fill);
+            assert!(contrast(halo, fill) >= 4.5, "space {space}");
+        }
+    }
+}
+
+#[test]
+fn leaving_and_dropping_a_game_ask_first() {
+    let mods = vec![ModEntry::load(&mods_dir().join("dice_wars"), Origin::Bundled)];
+    let mut harness = started(mods, 3);
+    let menu: Vec<String> =
+        harness.state_mut().game_mut().expect("game").session.menu().into_iter().map(|e| e.label).collect();
+    assert_eq!(menu, ["Attack", "End turn", "Leave the game"], "leaving comes last, not between the moves");
+
+    // A game with moves not saved: "New game" asks.
+    play_a_little(&mut harness);
+    assert!(harness.state().game().expect("game").has_unsaved_moves());
+    click(&mut harness, "New game");
+    assert!(has_label(&harness, "Start a new game?"));
+    click(&mut harness, "Keep playing");
+    assert!(harness.state().game().is_some() && !has_label(&harness, "Start a new game?"));
+
+    // Leaving asks; "Keep playing" keeps the seat in the game.
+    click(&mut harness, "Leave the game");
+    assert!(has_label(&harness, "Leave the game?"));
+    let status = |h: &Harness<'static, PlayerApp>| h.state().game().expect("game").session.state.seats[0].status;
+    assert_eq!(status(&harness), meeple_engine::game::SeatStatus::Active, "one click does not forfeit");
+    click(&mut harness, "Keep playing");
+    assert_eq!(status(&harness), meeple_engine::game::SeatStatus::Active);
+    click(&mut harness, "New game");
+    click(&mut harness, "Drop this game");
+    assert!(has_label(&harness, "Start game"), "the setup of a new game");
+}
+
+#[test]
+fn leaving_is_done_once_confirmed() {
+    let mods = vec![ModEntry::load(&mods_dir().join("dice_wars"), Origin::Bundled)];
+    let mut harness = started(mods, 3);
+    harness.state_mut().game_mut().expect("game").paused = true;
+    click(&mut harness, "Leave the game");
+    click(&mut harness, "Leave");
+    let session = &harness.state().game().expect("game").session;
+    assert_eq!(session.state.seats[0].status, meeple_engine::game::SeatStatus::Left);
+}
+
+#[test]
+fn a_mistake_in_the_options_file_is_shown_without_the_options_it_takes_along() {
+    let dir = scratch_dir("reload_options_cascade");
+    let folder = dir.join("petri");
+    copy_dir(&mods_dir().join("petri"), &folder);
+    let mut harness = started(vec![ModEntry::load(&folder, Origin::User)], 1);
+    assert!(harness.state().game().expect("game").session.setup.options.contains_key("dish"));
+    let board = folder.join("board.toml");
+    let text = std::fs::read_to_string(&board).expect("board.toml");
+    std::fs::write(&board, text.replacen("[options.dish]", "[options.dish", 1)).expect("write");
+    harness.state_mut().game_mut().expect("game").check_reload();
+    harness.run();
+    let problems = harness.state().game().expect("game").problems.clone();
+    assert!(!problems.is_empty());
+    assert!(problems[0].contains("board.toml:"), "the mistake itself comes first: {problems:?}");
+    assert!(!problems.iter().any(|p| p.contains("cannot be chosen")), "no cascade: {problems:?}");
+}
+
+#[test]
+fn a_rule_change_that_refuses_past_moves_says_so_and_offers_a_restart() {
+    let dir = scratch_dir("reload_rewinds");
+    let folder = dir.join("dice_wars");
+    copy_dir(&mods_dir().join("dice_wars"), &folder);
+    let mut harness = started(vec![ModEntry::load(&folder, Origin::User)], 2);
+    // An attack from two dice, which the changed rules will not allow.
+    let session = &harness.state().game().expect("game").session;
+    let dice = session.rules.counter_index("dice").expect("dice") as u16;
+    let attack = *session
+        .legal()
+        .iter()
+        .find(|a| matches!(a.kind, ActionKind::Rule(_)) && session.state.counter(a.args[0] as u32, dice) == 2)
+        .expect("an attack from two dice");
+    let (from, to) = (
+        session.state.board.space(attack.args[0] as u32).label.clone(),
+        session.state.board.space(attack.args[1] as u32).label.clone(),
+    );
+    click(&mut harness, "Attack");
+    click_option(&mut harness, &from);
+    click_option(&mut harness, &to);
+    click(&mut harness, "End turn");
+    // The computers wait, so the game stands where the reload leaves it.
+    harness.state_mut().game_mut().expect("game").paused = true;
+    let actions = harness.state().game().expect("game").session.history.len();
+    let rules_path = folder.join("rules.toml");
+    let good = std::fs::read_to_string(&rules_path).expect("rules");
+    let stricter = good.replacen("where = \"from.dice > 1\"", "where = \"from.dice > 2\"", 1);
+    assert_ne!(stricter, good);
+    std::fs::write(&rules_path, &stricter).expect("write");
+    harness.state_mut().game_mut().expect("game").check_reload();
+    harness.run();
+    let game = harness.state().game().expect("game");
+    let rewound = game.rewound.clone().expect("the reload says what it dropped");
+    assert_eq!(rewound.of, actions);
+    assert_eq!(game.session.history.len(), rewound.refused, "the game stands before the refused move");
+    assert!(
+        harness.query_all_by_label_contains(&format!("refuse move {} of {actions}", rewound.refused + 1)).next().is_some(),
+        "said plainly on the screen"
+    );
+    assert!(has_label(&harness, "Keep playing from there") && has_label(&harness, "Restart the game"));
+    click(&mut harness, "Restart the game");
+    let game = harness.state().game().expect("game");
+    assert!(game.rewound.is_none() && !has_label(&harness, "Restart the game"));
+    assert!(game.session.history.is_empty(), "a new game from the same setup");
+}
+
+#[test]
+fn an_idle_game_asks_for_no_frames_until_a_mod_file_changes() {
+    let dir = scratch_dir("idle_watch");
+    let folder = dir.join("dice_wars");
+    copy_dir(&mods_dir().join("dice_wars"), &folder);
+    let mut harness = started(vec![ModEntry::load(&folder, Origin::User)], 2);
+    harness.run();
+    assert!(harness.state().game().expect("game").session.is_human_turn());
+    assert!(!harness.ctx.has_requested_repaint(), "a person's turn with nothing moving draws nothing");
+    // A change on disk wakes the window by itself.
+    let rules_path = folder.join("rules.toml");
+    let good = std::fs::read_to_string(&rules_path).expect("rules");
+    std::fs::write(&rules_path, good.replacen("label = \"Attack\"", "label = \"Charge\"", 1)).expect("write");
+    let waited = std::time::Instant::now();
+    while !harness.ctx.has_requested_repaint() && waited.elapsed() < std::time::Duration::from_secs(20) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(harness.ctx.has_requested_repaint(), "the file watch woke the window");
+    harness.run();
+    assert!(has_label(&harness, "Charge"), "the changed rules are in play");
+}

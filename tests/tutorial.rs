@@ -20,7 +20,7 @@ use meeple_engine::game::{Engine, Events, GameSetup};
 use meeple_engine::loader::{LoadedMod, load_mod_with, mod_files};
 use meeple_engine::lua::HookRuntime;
 use meeple_engine::options::{Choices, load_every_choice};
-use meeple_engine::scenario::run_mod_tests;
+use meeple_engine::scenario::{mod_folder_name, result_lines, run_mod_tests};
 use meeple_engine::sim::{self, SimConfig, SimReport};
 use meeple_tests::{mods_dir, root};
 
@@ -264,21 +264,14 @@ fn test(ws: &Workspace, folder: &str, verbose: bool, filter: Option<&str>) -> Ve
         Err(lines) => return lines,
     };
     let files = mod_files(&ws.path(folder)).unwrap();
+    let folder_name = mod_folder_name(&ws.path(folder));
     let (mut lines, mut passed, mut failed) = (Vec::new(), 0, 0);
     for result in run_mod_tests(&rules, &files.tests, &files.test_helpers, filter) {
         match &result.failure {
-            None => {
-                passed += 1;
-                if verbose {
-                    lines.push(format!("ok    {} › {}", result.file, result.name));
-                }
-            }
-            Some(message) => {
-                failed += 1;
-                lines.push(format!("FAIL  {} › {}", result.file, result.name));
-                lines.push(format!("      {message}"));
-            }
+            None => passed += 1,
+            Some(_) => failed += 1,
         }
+        lines.extend(result_lines(&result, &folder_name, verbose));
     }
     lines.push(format!("{passed} passed, {failed} failed"));
     lines

@@ -270,6 +270,36 @@ impl DistanceRows {
     }
 }
 
+/// `text` as a terminal may show it: control characters other than line breaks and tabs are
+/// escaped (`\u{1b}`), so a mod's words cannot move the cursor, clear the screen or set the
+/// window's title; a line longer than 1 000 characters is cut around its start, and the whole
+/// is cut at [`MAX_MESSAGE_CHARS`]. For messages that echo text from outside (a parser's error
+/// quoting a line of a file, a name a mod wrote).
+pub fn printable(text: &str) -> String {
+    let mut out = String::new();
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let mut chars = line.chars();
+        for c in chars.by_ref().take(1_000) {
+            if c.is_control() && c != '\t' && c != '\r' {
+                out.extend(c.escape_default());
+            } else {
+                out.push(c);
+            }
+        }
+        if chars.next().is_some() {
+            out.push_str(&format!("… ({} bytes)", line.len()));
+        }
+        if out.chars().count() > MAX_MESSAGE_CHARS {
+            out.push_str("\n… (message cut)");
+            break;
+        }
+    }
+    out
+}
+
 /// How many characters of a word a mod (or a save) wrote are echoed in a message: enough to
 /// recognise it, never a megabyte of it.
 pub const MAX_ECHOED_CHARS: usize = 48;
@@ -344,6 +374,17 @@ mod tests {
         assert_eq!(shown(&long), format!("{}… (100 bytes)", "a".repeat(MAX_ECHOED_CHARS)));
         assert_eq!(shown("a\nb\u{1b}"), "a\\nb\\u{1b}");
         assert_eq!(shown("a\u{1b}[2J"), "a\\u{1b}[2J");
+    }
+
+    #[test]
+    fn printable_text_escapes_terminal_controls_and_cuts_long_lines() {
+        assert_eq!(printable("a\u{1b}]0;title\u{7}b\nnext\tline"), "a\\u{1b}]0;title\\u{7}b\nnext\tline");
+        let long = format!("x = {}", "[".repeat(2_000_000));
+        let shown = printable(&long);
+        assert!(shown.len() < 1_100, "{}", shown.len());
+        assert!(shown.ends_with("… (2000004 bytes)"));
+        let many = "y\n".repeat(100_000);
+        assert!(printable(&many).chars().count() < MAX_MESSAGE_CHARS + 100);
     }
 
     #[test]

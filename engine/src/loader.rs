@@ -73,6 +73,15 @@ pub fn mod_files(folder: &Path) -> Result<ModFiles, Diagnostic> {
                 ))
                 .in_file(display(&path)),
             );
+        } else if std::fs::symlink_metadata(&path).is_ok_and(|m| !m.is_dir()) {
+            // A file, pipe or device named like the folder: its scripts would be silently missing.
+            refused.push(
+                Diagnostic::error(format!(
+                    "`{sub}` is not a folder (a file, device or pipe); a mod's {sub} must be ordinary files in a \
+                     folder named `{sub}`"
+                ))
+                .in_file(display(&path)),
+            );
         }
     }
     let list = |sub: &str, ext: &str| -> Vec<PathBuf> {
@@ -124,6 +133,15 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
 }
 
 /// The path of a file as shown in messages: as the user named the mod folder, plus the file.
+/// A mod folder's own name, as Lua chunk names start (`cards/hooks/cards.lua`): the real one
+/// when the folder is given as `.` or `..`, which have none.
+fn folder_name(folder: &Path) -> String {
+    let named = folder.file_name().map(|n| n.to_string_lossy().into_owned());
+    named
+        .or_else(|| std::fs::canonicalize(folder).ok()?.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_default()
+}
+
 fn display(path: &Path) -> String {
     path.to_string_lossy().replace('\\', "/")
 }
@@ -211,6 +229,28 @@ pub type Overlay = std::collections::BTreeMap<PathBuf, String>;
 /// Loads the mod in `folder` with setup options chosen, reading the files `overlay` has from it
 /// instead of from the disk.
 pub fn load_mod_edited(folder: &Path, chosen: &Choices, overlay: &Overlay) -> Result<LoadedMod, Vec<Diagnostic>> {
+    load(folder, chosen, overlay, &mut HookCheck::Run(None))
+}
+
+/// How a load checks the mod's hooks.
+pub(crate) enum HookCheck {
+    /// Run the hook files (within their counted limits) and check every `hook("name")`
+    /// against the functions they define, which are left here when they all loaded.
+    Run(Option<Vec<String>>),
+    /// Check every `hook("name")` against functions a load of the same hook files found, without
+    /// running them again: `meeple check` loads a mod once per setup choice, and a choice sets
+    /// data values, never hooks. `None` when the hook files did not load: their errors were
+    /// reported once, and the calls cannot be checked.
+    Known(Option<Vec<String>>),
+}
+
+/// [`load_mod_edited`], checking the hooks as `hooks` says.
+pub(crate) fn load(
+    folder: &Path,
+    chosen: &Choices,
+    overlay: &Overlay,
+    hook_check: &mut HookCheck,
+) -> Result<LoadedMod, Vec<Diagnostic>> {
     let files = mod_files(folder).map_err(|d| vec![d])?;
     let mut problems = files.refused.clone();
     // Loading never changes a file. An editor killed while saving several files left their new
@@ -319,10 +359,15 @@ pub fn load_mod_edited(folder: &Path, chosen: &Choices, overlay: &Overlay) -> Re
             for problem in &d {
                 repair(&mut value, problem);
             }
+            drop_removed(&mut value);
             problems.append(&mut d);
             lenient_data(&value, &mut broken)
         }
     };
+
+    for problem in item_stat_problems(&data) {
+        problems.push(locate_problem(&data_files, &problem));
+    }
 
     let mut hooks = Vec::new();
     // The extended mods' hooks first, so the variant's functions of the same name replace them.
@@ -338,7 +383,7 @@ pub fn load_mod_edited(folder: &Path, chosen: &Choices, overlay: &Overlay) -> Re
             })
         }) {
             Ok(text) => {
-                let folder_name = owner.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+                let folder_name = folder_name(&owner);
                 let file_name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
                 let chunk_name = format!("{folder_name}/hooks/{file_name}");
                 hooks.push(HookSource { display_path: display(path), chunk_name, text })
@@ -404,10 +449,26 @@ pub fn load_mod_edited(folder: &Path, chosen: &Choices, overlay: &Overlay) -> Re
     ruleset.rule_locations = rule_locations(&data_files);
     let ruleset = Arc::new(ruleset);
 
-    if !ruleset.hooks.is_empty() || !ruleset.hook_names.is_empty() {
+    if let HookCheck::Known(known) = hook_check {
+        let defined = known.as_deref().unwrap_or_default();
+        for reference in ruleset.hook_refs.iter().filter(|_| known.is_some()) {
+            if !defined.contains(&reference.name) {
+                let problem = Problem {
+                    path: reference.path.clone(),
+                    span: Some(reference.span),
+                    message: missing_hook_message(&ruleset.hooks, &reference.name),
+                    suggestion: did_you_mean(&reference.name, defined.iter().map(String::as_str)),
+                };
+                problems.push(locate_problem(&data_files, &problem));
+            }
+        }
+    } else if !ruleset.hooks.is_empty() || !ruleset.hook_names.is_empty() {
         match HookRuntime::load_all(ruleset.clone()) {
             Ok(runtime) => {
                 let defined = runtime.defined_functions();
+                if let HookCheck::Run(found) = hook_check {
+                    *found = Some(defined.clone());
+                }
                 for reference in &ruleset.hook_refs {
                     if runtime.missing_functions(&ruleset).contains(&reference.name.as_str()) {
                         let problem = Problem {
@@ -431,6 +492,58 @@ pub fn load_mod_edited(folder: &Path, chosen: &Choices, overlay: &Overlay) -> Re
         return Err(finish(problems));
     }
     Ok(LoadedMod { ruleset, warnings: problems })
+}
+
+/// Items' numbers outside the bounds `[item_stats]` declares, and bounds declared for a number
+/// no item gives (a misspelt name would otherwise bound nothing).
+fn item_stat_problems(data: &ModData) -> Vec<Problem> {
+    let key = |k: &str| PathSeg::Key(k.to_string());
+    let mut problems = Vec::new();
+    for (name, bounds) in &data.item_stats {
+        let given = data.items.values().any(|item| item.stats.contains_key(name));
+        if !given {
+            let names = data.items.values().flat_map(|item| item.stats.keys().map(String::as_str));
+            problems.push(Problem {
+                path: vec![key("item_stats"), key(name)],
+                span: None,
+                message: format!("no item gives a number `{}` to bound", crate::diag::shown(name)),
+                suggestion: did_you_mean(name, names),
+            });
+        }
+        if let (Some(min), Some(max)) = (bounds.min, bounds.max)
+            && min > max
+        {
+            problems.push(Problem {
+                path: vec![key("item_stats"), key(name), key("min")],
+                span: None,
+                message: format!("`min` ({min}) is larger than `max` ({max})"),
+                suggestion: None,
+            });
+        }
+    }
+    for (id, item) in &data.items {
+        for (name, &value) in &item.stats {
+            let Some(bounds) = data.item_stats.get(name) else { continue };
+            let outside = match (bounds.min, bounds.max) {
+                (Some(min), _) if value < min => Some(format!("at least {min}")),
+                (_, Some(max)) if value > max => Some(format!("at most {max}")),
+                _ => None,
+            };
+            if let Some(bound) = outside {
+                problems.push(Problem {
+                    path: vec![key("items"), key(id), key("stats"), key(name)],
+                    span: None,
+                    message: format!(
+                        "`{}` is {value}, but `[item_stats.{}]` allows {bound}",
+                        crate::diag::shown(name),
+                        crate::diag::shown(name)
+                    ),
+                    suggestion: None,
+                });
+            }
+        }
+    }
+    problems
 }
 
 /// Where each rule that can fail at run time is written, by the name run-time errors give it:
@@ -566,18 +679,42 @@ fn repair(root: &mut toml::Value, problem: &Diagnostic) {
     }
     let toml::Value::Table(t) = node else { return };
     let key = key.trim_matches('"');
+    // Entries are not removed here but marked, and `drop_removed` takes them all out in one
+    // pass: removing from an ordered table shifts every later entry, and a file of 100 000
+    // unknown keys made that quadratic (minutes).
     match problem.suggestion.as_deref() {
         Some(better) if problem.message.starts_with("unknown value") => {
             t.insert(key.to_string(), toml::Value::String(better.to_string()));
         }
         Some(better) if problem.message.starts_with("unknown key") && !t.contains_key(better) => {
-            if let Some(value) = t.remove(key) {
+            if let Some(value) = t.get_mut(key) {
+                let value = std::mem::replace(value, removed_marker());
                 t.insert(better.to_string(), value);
             }
         }
         _ => {
-            t.remove(key);
+            if let Some(value) = t.get_mut(key) {
+                *value = removed_marker();
+            }
         }
+    }
+}
+
+/// What [`repair`] leaves in place of an entry it removes.
+fn removed_marker() -> toml::Value {
+    toml::Value::String("\u{0}removed by the loader".to_string())
+}
+
+/// Takes out every entry [`repair`] marked as removed, in one pass over the tree.
+fn drop_removed(value: &mut toml::Value) {
+    let marker = removed_marker();
+    match value {
+        toml::Value::Table(table) => {
+            table.retain(|_, v| *v != marker);
+            table.iter_mut().for_each(|(_, v)| drop_removed(v));
+        }
+        toml::Value::Array(items) => items.iter_mut().for_each(drop_removed),
+        _ => {}
     }
 }
 
@@ -698,6 +835,7 @@ fn lenient_data(root: &toml::Value, broken: &mut BTreeSet<String>) -> ModData {
         resources: collection(table, "resources", broken),
         stats: collection(table, "stats", broken),
         vars: collection(table, "vars", broken),
+        item_stats: collection(table, "item_stats", broken),
         pieces: collection(table, "pieces", broken),
         items: collection(table, "items", broken),
         cards: collection(table, "cards", broken),
@@ -729,8 +867,22 @@ fn finish(mut problems: Vec<Diagnostic>) -> Vec<Diagnostic> {
     });
     source::sort_diagnostics(&mut problems);
     problems.dedup();
+    if problems.len() > MAX_PROBLEMS {
+        let more = problems.len() - MAX_PROBLEMS;
+        let last_file = problems[MAX_PROBLEMS].file.clone();
+        problems.truncate(MAX_PROBLEMS);
+        let mut rest = Diagnostic::error(format!(
+            "… and {more} more problems from here on, not shown: fix these first (at most {MAX_PROBLEMS} are reported)"
+        ));
+        rest.file = last_file;
+        problems.push(rest);
+    }
     problems
 }
+
+/// The most problems one load reports: enough to fix a broken mod from the top, short of a
+/// report of megabytes for a file of 100 000 mistakes.
+pub const MAX_PROBLEMS: usize = 1_000;
 
 /// Turns a compile problem (key path plus a span inside an expression string) into a located
 /// diagnostic.
@@ -970,7 +1122,7 @@ pub fn scenario_syntax_problems(folder: &Path) -> Vec<Diagnostic> {
     }
     let mut paths: Vec<PathBuf> = listed.tests.into_iter().chain(listed.test_helpers).collect();
     paths.sort();
-    let folder_name = folder.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+    let folder_name = folder_name(folder);
     let mut problems = Vec::new();
     let mut sources = Vec::new();
     for path in &paths {

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::diag::{Diagnostic, did_you_mean};
-use crate::loader::{LoadedMod, load_mod, load_mod_with, mod_files};
+use crate::loader::{HookCheck, LoadedMod, mod_files};
 use crate::source::{RawNode, RawValue, Sources};
 
 /// Chosen options: option id → choice id.
@@ -21,6 +21,9 @@ pub const MAX_OPTIONS: usize = 16;
 pub const MAX_CHOICES: usize = 32;
 /// Choices of all options together: `meeple check` loads the mod at most this many times.
 pub const MAX_CHOICES_IN_ALL: usize = 64;
+/// Data `meeple check` loads again for a mod's choices, all loads together: a mod of 1 MiB has
+/// every one of its choices checked, a mod of 8 MiB four of them.
+pub const MAX_CHECKED_BYTES: u64 = 32 << 20;
 
 /// Problems with how many options and choices a mod declares, located at the tables that hold
 /// too many.
@@ -142,7 +145,12 @@ pub fn apply(root: &mut RawNode, chosen: &Choices, sources: &Sources) -> (Choice
 /// dish=square`: ``); a problem the defaults have too is reported once.
 /// Gives the mod as loaded with the defaults, with the warnings of every load.
 pub fn load_every_choice(folder: &Path) -> Result<LoadedMod, Vec<Diagnostic>> {
-    let defaults = load_mod(folder);
+    // The hook files run once, with the defaults; each choice's load checks its `hook("name")`
+    // calls against the functions they defined (a choice sets data, never hooks).
+    let mut hooks = HookCheck::Run(None);
+    let defaults = crate::loader::load(folder, &Choices::new(), &crate::loader::Overlay::new(), &mut hooks);
+    let HookCheck::Run(defined) = hooks else { unreachable!("set to Run above") };
+    let mut known = HookCheck::Known(defined);
     let options = match &defaults {
         Ok(loaded) => loaded
             .ruleset
@@ -163,15 +171,23 @@ pub fn load_every_choice(folder: &Path) -> Result<LoadedMod, Vec<Diagnostic>> {
     let with_defaults = found.clone();
     // However many choices a broken mod writes, it is loaded at most once per choice allowed
     // (its problem with too many is among the defaults' problems already).
-    let mut loads_left = MAX_CHOICES_IN_ALL;
+    // And the data it loads again for its choices is bounded too: a mod of many megabytes is
+    // checked with as many of its choices as `MAX_CHECKED_BYTES` allows, and told which were not.
+    let data_bytes: u64 = mod_files(folder)
+        .map(|files| files.data.iter().filter_map(|path| std::fs::symlink_metadata(path).ok()).map(|m| m.len()).sum())
+        .unwrap_or(0);
+    let affordable = (MAX_CHECKED_BYTES / data_bytes.max(1)).max(1) as usize;
+    let mut loads_left = MAX_CHOICES_IN_ALL.min(affordable);
+    let mut unchecked = Vec::new();
     for (option, default, choices) in options.into_iter().take(MAX_OPTIONS) {
         for choice in choices.into_iter().filter(|choice| *choice != default).take(MAX_CHOICES) {
             if loads_left == 0 {
-                break;
+                unchecked.push(format!("{option}={choice}"));
+                continue;
             }
             loads_left -= 1;
             let chosen = Choices::from([(option.clone(), choice.clone())]);
-            let problems = match load_mod_with(folder, &chosen) {
+            let problems = match crate::loader::load(folder, &chosen, &crate::loader::Overlay::new(), &mut known) {
                 Ok(loaded) => loaded.warnings,
                 Err(problems) => problems,
             };
@@ -180,6 +196,19 @@ pub fn load_every_choice(folder: &Path) -> Result<LoadedMod, Vec<Diagnostic>> {
                 found.push(problem);
             }
         }
+    }
+    if !unchecked.is_empty() && unchecked.len() < MAX_CHOICES_IN_ALL {
+        found.push(
+            Diagnostic::warning(format!(
+                "{} setup choices were not checked one by one ({}): the mod's data files come to {data_bytes} \
+                 bytes, and `meeple check` loads at most {} MiB of data for a mod's choices; they are checked when \
+                 a game is set up with them",
+                unchecked.len(),
+                unchecked.iter().take(8).cloned().collect::<Vec<_>>().join(", "),
+                MAX_CHECKED_BYTES >> 20
+            ))
+            .in_file(folder.join("mod.toml").to_string_lossy().replace('\\', "/")),
+        );
     }
     match loaded {
         Some(mut loaded) if !found.iter().any(Diagnostic::is_error) => {

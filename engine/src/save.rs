@@ -31,7 +31,7 @@ pub const OLDEST_SAVE_VERSION: u32 = 1;
 /// The largest file read as a save. A whole game of a few hundred actions on a board of a thousand
 /// spaces saves to about 120 KiB (mostly the state snapshot), so anything this large is not a
 /// save, and reading it would only fill the memory.
-pub const MAX_SAVE_BYTES: u64 = 64 << 20;
+pub const MAX_SAVE_BYTES: u64 = 16 << 20;
 /// Which mod (and which version of it) a save belongs to.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ModRef {

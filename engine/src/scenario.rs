@@ -2,10 +2,16 @@
 //!
 //! A test file registers tests with `test(name, function() ... end)`. Inside, `scenario.new{}`
 //! starts a game (seed, seats, optionally a small fixed board), the test arranges the state
-//! (`g:set_owner`, `g:set_counter`, `g:place`, `g:force_dice`), applies actions (`g:act{...}`) and checks
-//! state and events (`expect_eq`, `g:events()`). Each test file runs in its own sandbox.
+//! (`g:set_owner`, `g:set_counter`, `g:place`, `g:set_hand`, `g:set_deck`, `g:force_dice`,
+//! `g:force_random`), applies actions (`g:act{...}`) and checks state and events (`expect_eq`,
+//! `g:events()`); what it `print`s is kept with its result. Each test file runs in its own sandbox.
+//!
+//! A test's own Lua is limited by a count of instructions ([`TEST_INSTRUCTION_LIMIT`]), so it
+//! passes or fails the same way on every machine; the wall-clock watchdog ([`TEST_WATCHDOG`])
+//! only guards against a machine far too slow, and its stop ends the run
+//! ([`TestResult::out_of_time`]) instead of failing a test.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -21,61 +27,170 @@ use crate::game::{Action, ActionRecord, Engine, Events, GameSetup, GameState, Se
 use crate::lua::{sandbox, show_value};
 use crate::rules::Ruleset;
 
-/// How long one test may run before it is stopped.
-const TEST_TIME_LIMIT: Duration = Duration::from_secs(60);
+/// VM instructions one test's own Lua may run (and the loading of one test file): 750 hook
+/// calls' worth, about 15 s of plain Lua here. The games it plays run their hooks in their own
+/// engines, under the limits of any game.
+pub const TEST_INSTRUCTION_LIMIT: u64 = 750 * sandbox::INSTRUCTION_LIMIT;
+/// The wall-clock watchdog of one test, the games it plays included: far past what a test under
+/// its counted limits takes. Meeting it stops the whole run ("the machine was too slow"), never
+/// fails the test.
+pub const TEST_WATCHDOG: Duration = Duration::from_secs(300);
+/// Bytes of `print` output kept for one test; the rest is left out, saying so.
+pub const MAX_TEST_OUTPUT: usize = 64 * 1024;
+
+/// The limits tests run under: [`TestLimits::DEFAULT`] for `meeple test`.
+#[derive(Clone, Copy, Debug)]
+pub struct TestLimits {
+    /// Instructions one test (or the loading of one test file) may run.
+    pub instructions: u64,
+    /// Its wall-clock watchdog.
+    pub watchdog: Duration,
+}
+
+impl TestLimits {
+    pub const DEFAULT: TestLimits = TestLimits { instructions: TEST_INSTRUCTION_LIMIT, watchdog: TEST_WATCHDOG };
+}
 
 /// The outcome of one test.
 #[derive(Clone, Debug)]
 pub struct TestResult {
     pub file: String,
     pub name: String,
-    /// `None` when it passed; otherwise the failure, starting with `file:line:`.
+    /// `None` when it passed; otherwise the whole failure message, starting with `file:line:`.
     pub failure: Option<String>,
+    /// What the test printed with `print`, line by line.
+    pub output: Vec<String>,
+    /// Whether the watchdog stopped the test (the machine was too slow): `failure` says so, and
+    /// the run stopped there, since the result says nothing about the mod.
+    pub out_of_time: bool,
+}
+
+impl TestResult {
+    fn failed(file: &str, name: &str, message: String) -> Self {
+        Self {
+            file: file.to_string(),
+            name: name.to_string(),
+            failure: Some(message),
+            output: Vec::new(),
+            out_of_time: false,
+        }
+    }
 }
 
 /// Runs every test file of a mod; `filter` keeps tests whose name contains it. `helpers` are
 /// loaded before each test file (in order), into the same sandbox; they share code through
-/// the global table `helpers`.
+/// the global table `helpers`. When the watchdog stops a test, the run stops there: the last
+/// result is [`TestResult::out_of_time`].
 pub fn run_mod_tests(
     rules: &Arc<Ruleset>,
-    test_files: &[std::path::PathBuf],
-    helpers: &[std::path::PathBuf],
+    test_files: &[PathBuf],
+    helpers: &[PathBuf],
     filter: Option<&str>,
 ) -> Vec<TestResult> {
-    run_mod_tests_within(rules, test_files, helpers, filter, TEST_TIME_LIMIT)
+    run_mod_tests_within(rules, test_files, helpers, filter, TestLimits::DEFAULT)
 }
 
-/// [`run_mod_tests`] with another time limit per test (and per file's loading); the
-/// instruction limit scales with it.
+/// What `meeple test` prints of one test: `ok`, `FAIL` or `STOP` (the watchdog's), the file and
+/// the name; what it printed (`| …`); every line of its failure. A test that passed and printed
+/// nothing shows only when `verbose`. Lua paths are shown from inside the mod folder named
+/// `folder_name` ([`inside_mod_folder`]).
+pub fn result_lines(result: &TestResult, folder_name: &str, verbose: bool) -> Vec<String> {
+    let status = match (&result.failure, result.out_of_time) {
+        (_, true) => "STOP",
+        (Some(_), false) => "FAIL",
+        (None, false) if verbose || !result.output.is_empty() => "ok",
+        (None, false) => return Vec::new(),
+    };
+    let mut lines = vec![format!("{status:<5} {} › {}", inside_mod_folder(&result.file, folder_name), result.name)];
+    lines.extend(result.output.iter().map(|line| format!("      | {line}")));
+    if let Some(message) = &result.failure {
+        lines.extend(inside_mod_folder(message, folder_name).lines().map(|line| format!("      {line}")));
+    }
+    lines
+}
+
+/// A mod folder's own name, as its Lua files are named in messages (`cards/hooks/cards.lua`),
+/// however the folder was given (`.`, a path).
+pub fn mod_folder_name(folder: &Path) -> String {
+    std::fs::canonicalize(folder)
+        .ok()
+        .and_then(|f| f.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_default()
+}
+
+/// `text` with the Lua paths of the mod in the folder named `folder_name`
+/// (`cards/hooks/cards.lua`, `cards/tests/…`) shown from inside it (`hooks/cards.lua`): what a
+/// modder working in the folder opens. Only a path that starts there is shortened, not one that
+/// goes through a folder of that name (`/home/me/cards/hooks/…`).
+pub fn inside_mod_folder(text: &str, folder_name: &str) -> String {
+    if folder_name.is_empty() {
+        return text.to_string();
+    }
+    let mut shown = String::with_capacity(text.len());
+    let mut rest = text;
+    while !rest.is_empty() {
+        let starts_path = ["hooks/", "tests/"].iter().any(|kind| {
+            rest.strip_prefix(folder_name).and_then(|r| r.strip_prefix('/')).is_some_and(|r| r.starts_with(kind))
+        });
+        let at_boundary = shown.chars().last().is_none_or(|c| !(c.is_alphanumeric() || "/\\_.-".contains(c)));
+        if starts_path && at_boundary {
+            rest = &rest[folder_name.len() + 1..];
+            continue;
+        }
+        let mut chars = rest.chars();
+        shown.extend(chars.next());
+        rest = chars.as_str();
+    }
+    shown
+}
+
 /// A test file's text, read under the rules of every mod file (an ordinary file, not too big).
 fn read_text(path: &std::path::Path) -> Result<String, String> {
     let bytes = crate::loader::read(path).map_err(|d| d.message)?;
     String::from_utf8(bytes).map_err(|_| "the file is not valid UTF-8 text; save it as UTF-8".to_string())
 }
 
+/// [`run_mod_tests`] under other limits per test (and per file's loading).
 pub fn run_mod_tests_within(
     rules: &Arc<Ruleset>,
-    test_files: &[std::path::PathBuf],
-    helpers: &[std::path::PathBuf],
+    test_files: &[PathBuf],
+    helpers: &[PathBuf],
     filter: Option<&str>,
-    time_limit: Duration,
+    limits: TestLimits,
 ) -> Vec<TestResult> {
     let mut helper_sources = Vec::new();
     for path in helpers {
-        let shown = path.to_string_lossy().replace('\\', "/");
+        let shown = shown_path(path);
         match read_text(path) {
             Ok(text) => helper_sources.push((shown, text)),
             Err(e) => {
-                let failure = Some(format!("{shown}: cannot read: {e}"));
-                return vec![TestResult { file: shown, name: "(loading the helpers)".into(), failure }];
+                return vec![TestResult::failed(&shown, "(loading the helpers)", format!("{shown}: cannot read: {e}"))];
             }
         }
     }
     let mut results = Vec::new();
     for path in test_files {
-        results.extend(run_file(rules, path, &helper_sources, filter, time_limit));
+        results.extend(run_file(rules, path, &helper_sources, filter, limits));
+        if results.last().is_some_and(|r| r.out_of_time) {
+            break;
+        }
     }
     results
+}
+
+/// How a test or helper file is named in messages: from the mod's folder on
+/// (`cards/tests/odds.lua`), as hook files are, when it lies in the mod's `tests` folder;
+/// otherwise as given.
+fn shown_path(path: &Path) -> String {
+    let in_tests_folder = path.parent().filter(|parent| parent.file_name().is_some_and(|n| n == "tests"));
+    let mod_name = in_tests_folder
+        .and_then(Path::parent)
+        .and_then(|folder| std::fs::canonicalize(folder).ok())
+        .and_then(|folder| folder.file_name().map(|n| n.to_string_lossy().into_owned()));
+    match (mod_name, path.file_name()) {
+        (Some(mod_name), Some(file)) => format!("{mod_name}/tests/{}", file.to_string_lossy()),
+        _ => path.to_string_lossy().replace('\\', "/"),
+    }
 }
 
 /// Lua helpers every test file gets.
@@ -89,6 +204,16 @@ function test(name, body)
   tests[#tests + 1] = { name = name, body = body }
 end
 function __tests() return tests end
+-- `print` writes to the test's output, as Lua's would: values made text and joined by tabs.
+do
+  local emit, tostring, select, concat = __emit, tostring, select, table.concat
+  __emit = nil
+  function print(...)
+    local parts = {}
+    for i = 1, select('#', ...) do parts[i] = tostring((select(i, ...))) end
+    emit(concat(parts, "\t"))
+  end
+end
 -- A value as a failed expectation shows it: a long string cut, a table to a few levels and a
 -- few dozen values, and a table met again inside itself as <cycle>.
 local function show(v, depth, budget, path)
@@ -176,42 +301,54 @@ fn run_file(
     path: &Path,
     helpers: &[(String, String)],
     filter: Option<&str>,
-    time_limit: Duration,
+    limits: TestLimits,
 ) -> Vec<TestResult> {
-    let shown = path.to_string_lossy().replace('\\', "/");
-    let fail_file = |message: String| {
-        vec![TestResult { file: shown.clone(), name: "(loading the file)".into(), failure: Some(message) }]
-    };
+    let shown = shown_path(path);
+    let fail_file = |message: String| vec![TestResult::failed(&shown, "(loading the file)", message)];
     let text = match read_text(path) {
         Ok(text) => text,
         Err(e) => return fail_file(format!("{shown}: cannot read: {e}")),
     };
     let (lua, budget) = match sandbox::new_state() {
         Ok(state) => state,
-        Err(e) => return fail_file(sandbox::error_text(&e)),
+        Err(e) => return fail_file(sandbox::error_message(&e)),
     };
     if let Err(e) = install(&lua, rules.clone()) {
-        return fail_file(sandbox::error_text(&e));
+        return fail_file(sandbox::error_message(&e));
     }
-    budget.start_for(time_limit);
+    lua.set_app_data(TestOutput::default());
+    // The result of a failed step: the watchdog's stop (in the test's Lua or in a game it
+    // plays) ends the run, anything else is the test's failure.
+    let outcome = |lua: &Lua, name: &str, error: Option<mlua::Error>| {
+        let output = lua.app_data_mut::<TestOutput>().map(|mut o| std::mem::take(&mut *o).lines).unwrap_or_default();
+        let watchdog = lua.remove_app_data::<StoppedByWatchdog>().map(|stop| stop.0);
+        let out_of_time = budget.out_of_time() || watchdog.is_some();
+        let failure = match (watchdog, error) {
+            (Some(message), _) => Some(message),
+            (None, error) => error.map(|e| sandbox::error_message(&e)),
+        };
+        TestResult { file: shown.clone(), name: name.to_string(), failure, output, out_of_time }
+    };
+    budget.start_with(limits.instructions, limits.watchdog);
     // Text only: Lua bytecode is not checked by the VM and can break out of it.
     if let Err(e) = lua.load(PRELUDE).set_name("=prelude").set_mode(ChunkMode::Text).exec() {
-        return fail_file(sandbox::error_text(&e));
+        return vec![outcome(&lua, "(loading the file)", Some(e))];
     }
     for (helper_path, helper_text) in helpers {
         let chunk = sandbox::compile(&lua, helper_text, &format!("@{helper_path}"));
         if let Err(e) = chunk.and_then(|chunk| chunk.call::<()>(())) {
-            return fail_file(sandbox::error_text(&e));
+            return vec![outcome(&lua, "(loading the file)", Some(e))];
         }
     }
     let chunk = sandbox::compile(&lua, &text, &format!("@{shown}"));
     if let Err(e) = chunk.and_then(|chunk| chunk.call::<()>(())) {
-        return fail_file(sandbox::error_text(&e));
+        return vec![outcome(&lua, "(loading the file)", Some(e))];
     }
     let tests: Table = match lua.globals().get::<mlua::Function>("__tests").and_then(|f| f.call(())) {
         Ok(t) => t,
-        Err(e) => return fail_file(sandbox::error_text(&e)),
+        Err(e) => return vec![outcome(&lua, "(loading the file)", Some(e))],
     };
+    // What the file printed while loading belongs to no test; it goes with the first.
     let mut results = Vec::new();
     for entry in tests.sequence_values::<Table>().flatten() {
         let name: String = entry.get("name").unwrap_or_default();
@@ -222,14 +359,59 @@ fn run_file(
             Ok(f) => f,
             Err(_) => continue,
         };
-        budget.start_for(time_limit);
-        let failure = body.call::<()>(()).err().map(|e| sandbox::error_text(&e));
-        results.push(TestResult { file: shown.clone(), name, failure });
+        budget.start_with(limits.instructions, limits.watchdog);
+        let result = outcome(&lua, &name, body.call::<()>(()).err());
+        let stop = result.out_of_time;
+        results.push(result);
+        if stop {
+            break;
+        }
     }
     if results.is_empty() && filter.is_none() {
         return fail_file(format!("{shown}: the file registers no tests; use test(\"name\", function() ... end)"));
     }
     results
+}
+
+/// What the tests of one file print, for the test running now.
+#[derive(Default)]
+struct TestOutput {
+    lines: Vec<String>,
+    bytes: usize,
+}
+
+/// The watchdog stopped a game the test plays: the message, for the run to end with.
+struct StoppedByWatchdog(String);
+
+/// An engine error as the test's Lua error. The watchdog's stop is remembered, so that the run
+/// ends there instead of counting it as the test's failure.
+fn engine_error(lua: &Lua, message: String, out_of_time: bool) -> mlua::Error {
+    if out_of_time {
+        lua.set_app_data(StoppedByWatchdog(message.clone()));
+    }
+    runtime(message)
+}
+
+/// `print`'s Rust side: keeps the line, counting its bytes as instructions, up to
+/// [`MAX_TEST_OUTPUT`] bytes per test.
+fn emit(lua: &Lua, line: mlua::LuaString) -> mlua::Result<()> {
+    let bytes = line.as_bytes();
+    sandbox::charge(lua, sandbox::bytes_as_instructions(bytes.len()), "print")?;
+    let Some(mut output) = lua.app_data_mut::<TestOutput>() else { return Ok(()) };
+    if output.bytes > MAX_TEST_OUTPUT {
+        return Ok(());
+    }
+    output.bytes += bytes.len();
+    if output.bytes > MAX_TEST_OUTPUT {
+        output.lines.push(format!(
+            "… (the rest of the output is left out: a test prints at most {} KiB)",
+            MAX_TEST_OUTPUT / 1024
+        ));
+        return Ok(());
+    }
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    output.lines.extend(text.split('\n').map(str::to_string));
+    Ok(())
 }
 
 /// A game under test.
@@ -244,6 +426,7 @@ struct Scenario {
 }
 
 fn install(lua: &Lua, rules: Arc<Ruleset>) -> mlua::Result<()> {
+    lua.globals().raw_set("__emit", lua.create_function(|lua, line: mlua::LuaString| emit(lua, line))?)?;
     let scenario = lua.create_table()?;
     let new = lua.create_function(move |lua, options: Option<Table>| {
         let options = match options {
@@ -281,7 +464,8 @@ fn install(lua: &Lua, rules: Arc<Ruleset>) -> mlua::Result<()> {
         let setup = GameSetup { seed, seats, board, options: Default::default() };
         let mut engine = Engine::new(rules.clone()).map_err(|e| mlua::Error::runtime(e.to_string()))?;
         let mut events = Events::recording();
-        let state = engine.new_game(&setup, &mut events).map_err(|e| mlua::Error::runtime(e.to_string()))?;
+        let state =
+            engine.new_game(&setup, &mut events).map_err(|e| engine_error(lua, e.to_string(), e.is_out_of_time()))?;
         Ok(Scenario { engine, state, events, last_action: 0, setup, history: Vec::new() })
     })?;
     scenario.set("new", new)?;
@@ -336,6 +520,11 @@ fn seat(rules: &Ruleset, i: usize) -> SeatSetup {
         side: None,
         player: None,
     }
+}
+
+/// The ids of cards, for messages.
+fn cards_ids(rules: &Ruleset, cards: &[u16]) -> Vec<String> {
+    cards.iter().map(|c| rules.card_ids[*c as usize].clone()).collect()
 }
 
 fn runtime(message: impl Into<String>) -> mlua::Error {
@@ -396,6 +585,59 @@ impl Scenario {
         position.map(|pos| (p, pos)).ok_or_else(|| runtime(format!("piece {piece} holds no `{}`", shown(item))))
     }
 
+    fn deck(&self, id: &str) -> mlua::Result<u16> {
+        let rules = self.rules();
+        if let Some(deck) = rules.deck_index(id) {
+            return Ok(deck as u16);
+        }
+        let hint = match did_you_mean(id, rules.decks.iter().map(|d| d.id.as_str())) {
+            Some(near) => format!("; did you mean `{near}`?"),
+            None if rules.decks.is_empty() => "; the mod declares no decks".into(),
+            None => format!(
+                "; the mod's decks: {}",
+                rules.decks.iter().map(|d| d.id.as_str()).collect::<Vec<_>>().join(", ")
+            ),
+        };
+        Err(runtime(format!("unknown deck `{}`{hint}", shown(id))))
+    }
+
+    /// A card of `deck` by its id.
+    fn card(&self, deck: u16, id: &str) -> mlua::Result<u16> {
+        let rules = self.rules();
+        let info = &rules.decks[deck as usize];
+        let in_deck = |card: &u16| rules.card_ids[*card as usize] == id;
+        if let Some(card) = info.cards.iter().copied().find(in_deck) {
+            return Ok(card);
+        }
+        let mut ids: Vec<&str> = info.cards.iter().map(|c| rules.card_ids[*c as usize].as_str()).collect();
+        ids.dedup();
+        let hint =
+            did_you_mean(id, ids.iter().copied()).map(|near| format!("; did you mean `{near}`?")).unwrap_or_default();
+        Err(runtime(format!("deck `{}` has no card `{}`{hint}", info.id, shown(id))))
+    }
+
+    /// Takes one copy of `card` out of its deck's piles or another seat's hand, for the hand of
+    /// `seat` the test arranges; the draw pile's top copy first.
+    fn take_card(&mut self, seat: u8, deck: u16, card: u16, id: &str) -> mlua::Result<()> {
+        let piles = &mut self.state.decks[deck as usize];
+        if let Some(at) = piles.draw.iter().rposition(|c| *c == card) {
+            piles.draw.remove(at);
+            return Ok(());
+        }
+        if let Some(at) = piles.discard.iter().rposition(|c| *c == card) {
+            piles.discard.remove(at);
+            return Ok(());
+        }
+        let others = self.state.seats.iter_mut().enumerate().filter(|(other, _)| *other != seat as usize);
+        for (_, other) in others {
+            if let Some(at) = other.hand.iter().position(|held| *held == (deck, card)) {
+                other.hand.remove(at);
+                return Ok(());
+            }
+        }
+        Err(runtime(format!("set_hand: every `{}` of the deck is already in this hand", shown(id))))
+    }
+
     fn seat(&self, value: &LuaValue) -> mlua::Result<u8> {
         match value {
             LuaValue::Integer(n) if (1..=self.state.seats.len() as i64).contains(n) => Ok((*n - 1) as u8),
@@ -424,6 +666,7 @@ impl Scenario {
                 self.history.push((seat, action));
                 Ok(Ok(()))
             }
+            Err(e) if e.is_out_of_time() => Err(engine_error(lua, e.to_string(), true)),
             Err(e) => Ok(Err(e.to_string())),
         }
     }
@@ -486,6 +729,17 @@ impl UserData for Scenario {
             let (p, position) = g.held(piece, &item)?;
             Ok(g.state.pieces[p].items[position].charges)
         });
+        methods.add_method("deck", |lua, g, deck: String| {
+            let deck = g.deck(&deck)?;
+            let rules = g.rules();
+            let piles = &g.state.decks[deck as usize];
+            // Top first: the top of a pile is the end of its vector.
+            let ids = |pile: &[u16]| cards_ids(&rules, &pile.iter().rev().copied().collect::<Vec<_>>());
+            let table = lua.create_table()?;
+            table.set("draw", ids(&piles.draw))?;
+            table.set("discard", ids(&piles.discard))?;
+            Ok(table)
+        });
         methods.add_method("awaiting", |_, g, ()| {
             Ok(g.state.turn.pending.as_ref().map(|p| g.rules().actions[p.action as usize].id.clone()))
         });
@@ -530,7 +784,9 @@ impl UserData for Scenario {
         methods.add_method_mut("legal", |lua, g, ()| {
             let rules = g.rules();
             let mut actions = Vec::new();
-            g.engine.legal_actions(&g.state, &mut actions).map_err(|e| runtime(e.to_string()))?;
+            g.engine
+                .legal_actions(&g.state, &mut actions)
+                .map_err(|e| engine_error(lua, e.to_string(), e.is_out_of_time()))?;
             let seat = g.state.turn.seat;
             let records: Vec<ActionRecord> = actions.iter().map(|a| to_record(&rules, &g.state, seat, a)).collect();
             lua.to_value(&records)
@@ -546,7 +802,11 @@ impl UserData for Scenario {
             let rules = g.rules();
             let (_, action) = from_record(&rules, &g.state, &record).map_err(runtime)?;
             let figures = lua.create_table()?;
-            for (label, value) in g.engine.preview(&g.state, &action) {
+            let figures_of_rules = g
+                .engine
+                .preview(&g.state, &action)
+                .map_err(|e| engine_error(lua, e.to_string(), e.is_out_of_time()))?;
+            for (label, value) in figures_of_rules {
                 figures.set(label, value)?;
             }
             Ok(figures)
@@ -609,6 +869,58 @@ impl UserData for Scenario {
             Ok(())
         });
         methods.add_method("forced_left", |_, g, ()| Ok(g.state.forced_faces.len()));
+        methods.add_method_mut("force_random", |_, g, numbers: Vec<i64>| {
+            g.state.forced_random.extend(numbers);
+            Ok(())
+        });
+        methods.add_method("forced_random_left", |_, g, ()| Ok(g.state.forced_random.len()));
+        methods.add_method_mut("set_hand", |_, g, (seat, deck, cards): (LuaValue, String, Vec<String>)| {
+            let seat = g.seat(&seat)?;
+            let deck = g.deck(&deck)?;
+            let cards = cards.iter().map(|id| g.card(deck, id)).collect::<mlua::Result<Vec<u16>>>()?;
+            // The seat's cards of this deck go back under the draw pile, in the order held, so
+            // they are drawn last; then each named card is taken from wherever it is.
+            let held: Vec<u16> =
+                g.state.seats[seat as usize].hand.iter().filter(|(d, _)| *d == deck).map(|(_, card)| *card).collect();
+            g.state.seats[seat as usize].hand.retain(|(d, _)| *d != deck);
+            let piles = &mut g.state.decks[deck as usize];
+            for card in held.into_iter().rev() {
+                piles.draw.insert(0, card);
+            }
+            for (card, id) in cards.iter().zip(&cards_ids(&g.rules(), &cards)) {
+                g.take_card(seat, deck, *card, id)?;
+                g.state.seats[seat as usize].hand.push((deck, *card));
+            }
+            Ok(())
+        });
+        methods.add_method_mut("set_deck", |_, g, (deck, cards): (String, Vec<String>)| {
+            let deck = g.deck(&deck)?;
+            let cards = cards.iter().map(|id| g.card(deck, id)).collect::<mlua::Result<Vec<u16>>>()?;
+            let ids = cards_ids(&g.rules(), &cards);
+            // Taken from the piles (not from hands: `set_hand` arranges those), then put on top
+            // of the draw pile, whose top is the end of the vector: the first named on top.
+            let mut taken = Vec::with_capacity(cards.len());
+            for (card, id) in cards.iter().zip(&ids) {
+                let piles = &mut g.state.decks[deck as usize];
+                let found = match piles.draw.iter().rposition(|c| c == card) {
+                    Some(at) => Some(piles.draw.remove(at)),
+                    None => piles.discard.iter().rposition(|c| c == card).map(|at| piles.discard.remove(at)),
+                };
+                match found {
+                    Some(card) => taken.push(card),
+                    None => {
+                        // Put back what was taken, so a refused arrangement changes nothing.
+                        g.state.decks[deck as usize].draw.extend(taken.iter().rev());
+                        return Err(runtime(format!(
+                            "set_deck: no `{}` is left in the draw or discard pile (one is in a hand: use set_hand)",
+                            shown(id)
+                        )));
+                    }
+                }
+            }
+            g.state.decks[deck as usize].draw.extend(taken.iter().rev());
+            Ok(())
+        });
         methods.add_method_mut("set_stat", |_, g, (piece, name, value): (usize, String, i64)| {
             let p = g.piece(piece)?;
             let rules = g.rules();
@@ -683,7 +995,7 @@ impl UserData for Scenario {
                 Err(reason) => Err(runtime(format!("passing was refused: {reason}"))),
             }
         });
-        methods.add_method_mut("play", |_, g, (level, limit): (String, Option<u64>)| {
+        methods.add_method_mut("play", |lua, g, (level, limit): (String, Option<u64>)| {
             // Lets computer players of one level finish the game (or `limit` actions).
             let mut players: Vec<Box<dyn crate::ai::Player>> = (0..g.state.seats.len())
                 .map(|i| crate::ai::player(&level, 7 + i as u64))
@@ -692,10 +1004,13 @@ impl UserData for Scenario {
             let mut taken = 0u64;
             while g.state.outcome.is_none() && taken < limit.unwrap_or(u64::MAX) {
                 let seat = g.state.turn.seat;
-                let action =
-                    players[seat as usize].decide(&mut g.engine, &g.state).map_err(|e| runtime(e.to_string()))?;
+                let action = players[seat as usize]
+                    .decide(&mut g.engine, &g.state)
+                    .map_err(|e| engine_error(lua, e.to_string(), e.is_out_of_time()))?;
                 g.last_action = g.events.len();
-                g.engine.apply(&mut g.state, &action, &mut g.events).map_err(|e| runtime(e.to_string()))?;
+                g.engine
+                    .apply(&mut g.state, &action, &mut g.events)
+                    .map_err(|e| engine_error(lua, e.to_string(), e.is_out_of_time()))?;
                 g.history.push((seat, action));
                 taken += 1;
             }

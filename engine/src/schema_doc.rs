@@ -87,8 +87,8 @@ const INTRO: &str = "# Mod file reference
 run `meeple schema`; a test fails when this file is stale. -->
 
 A mod is a folder: `mod.toml` (who the mod is), any number of data files (every other `*.toml`
-in the folder, merged into one set of tables), Lua hooks in `hooks/*.lua`, scenario tests in
-`tests/*.lua` and a `README.md`. This page lists every key of every file with its type, whether
+in the folder and its sub-folders, merged into one set of tables), Lua hooks in `hooks/*.lua`,
+scenario tests in `tests/*.lua` and a `README.md`. This page lists every key of every file with its type, whether
 it is required or what it defaults to, the values it allows, and what it does. `meeple check`
 reports a key that is not listed here as an error, with the nearest known key as a suggestion.
 
@@ -400,8 +400,10 @@ impl Writer {
         let collections: Vec<String> = COLLECTIONS.iter().map(|c| format!("`{c}`")).collect();
         let _ = write!(
             self.out,
-            "Every `*.toml` file of a mod other than `mod.toml` is a data file. The loader merges them into \
-             one set of top-level tables, described below in order. The collections — {} — are tables of \
+            "Every `*.toml` file of a mod other than its `mod.toml` is a data file: those in sub-folders \
+             too, at any depth up to 8 (`maps/desert.toml`, even a `notes/old.toml` left there), but \
+             none in `hooks/` or `tests/`. The loader merges them, in the order \
+             of their paths, into one set of top-level tables, described below in order. The collections — {} — are tables of \
              entries by id, gathered from every file (an id defined twice is an error that names both \
              places); each entry may inherit keys from templates (see below). Every other top-level table \
              belongs to exactly one file. A mod that `extends` another is laid over it: tables merge key \

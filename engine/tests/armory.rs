@@ -590,13 +590,13 @@ fn games_with_two_step_actions_replay_and_save_to_the_same_hash() {
 fn computer_scores_value_the_start_and_then_each_completion() {
     let (rules, mut engine, mut state, mut events) = in_field(1);
     // Before the roll: `start_score` = power * 3.5, with `ai.min`.
-    assert_eq!(engine.ai_score(&state, &shoot(&rules, 0)), Some((10.5, Some(4.0))));
+    assert_eq!(engine.ai_score(&state, &shoot(&rules, 0)).unwrap(), Some((10.5, Some(4.0))));
     state.forced_faces.push_back(3);
     apply(&mut engine, &mut state, &mut events, &shoot(&rules, 0));
     // After it: `score` = min(target health, hits * power) with hits = 3.
-    assert_eq!(engine.ai_score(&state, &shoot_at(&rules, 0, FOE_FIGHTER)), Some((9.0, Some(4.0))));
-    assert_eq!(engine.ai_score(&state, &shoot_at(&rules, 0, FOE_SCOUT)), Some((4.0, Some(4.0))));
-    assert_eq!(engine.ai_score(&state, &Action::cancel()), None);
+    assert_eq!(engine.ai_score(&state, &shoot_at(&rules, 0, FOE_FIGHTER)).unwrap(), Some((9.0, Some(4.0))));
+    assert_eq!(engine.ai_score(&state, &shoot_at(&rules, 0, FOE_SCOUT)).unwrap(), Some((4.0, Some(4.0))));
+    assert_eq!(engine.ai_score(&state, &Action::cancel()).unwrap(), None);
     let mut greedy = meeple_engine::ai::player("medium", 3).unwrap();
     assert_eq!(greedy.decide(&mut engine, &state).unwrap(), shoot_at(&rules, 0, FOE_FIGHTER));
     let listed_now = legal(&mut engine, &state);
@@ -614,13 +614,13 @@ fn the_greedy_player_starts_the_best_action_and_cancels_below_the_minimum() {
     state.forced_faces.push_back(2);
     apply(&mut engine, &mut state, &mut events, &shoot(&rules, 0));
     assert_eq!(legal(&mut engine, &state), vec![shoot_at(&rules, 0, FOE_SCOUT), Action::cancel()]);
-    assert_eq!(engine.ai_score(&state, &shoot_at(&rules, 0, FOE_SCOUT)), Some((1.0, Some(4.0))));
+    assert_eq!(engine.ai_score(&state, &shoot_at(&rules, 0, FOE_SCOUT)).unwrap(), Some((1.0, Some(4.0))));
     assert_eq!(greedy.decide(&mut engine, &state).unwrap(), Action::cancel());
     // A sling (power 1) starts at 3.5 < 4: the greedy player does not shoot with it.
     let (rules, mut engine, mut state, _events) = in_field(1);
     state.pieces[FIGHTER as usize].items[0] = HeldItem { item: item(&rules, "sling"), charges: 2 };
     assert_eq!(listed(&mut engine, &state, &rules, "shoot"), vec![shoot(&rules, 0)]);
-    assert_eq!(engine.ai_score(&state, &shoot(&rules, 0)), Some((3.5, Some(4.0))));
+    assert_eq!(engine.ai_score(&state, &shoot(&rules, 0)).unwrap(), Some((3.5, Some(4.0))));
     for seed in 0..8 {
         let mut greedy = meeple_engine::ai::player("medium", seed).unwrap();
         let chosen = greedy.decide(&mut engine, &state).unwrap();
@@ -819,12 +819,12 @@ fn a_rolled_walk_offers_the_free_spaces_within_the_roll() {
 fn ai_standing_is_what_standing_returns() {
     let (rules, mut engine, mut state, _events) = in_field(1);
     // sum of the seat's healths * 10 + its coins (not `end.score`, the coins alone).
-    assert_eq!(engine.standing(&state, 0), 110.0);
-    assert_eq!(engine.standing(&state, 1), 150.0);
+    assert_eq!(engine.standing(&state, 0).unwrap(), 110.0);
+    assert_eq!(engine.standing(&state, 1).unwrap(), 150.0);
     set_health(&rules, &mut state, FOE_SCOUT, 1);
     set_coins(&rules, &mut state, 1, 3);
-    assert_eq!(engine.standing(&state, 1), 113.0);
-    assert_eq!(engine.standing(&state, 0), 110.0);
+    assert_eq!(engine.standing(&state, 1).unwrap(), 113.0);
+    assert_eq!(engine.standing(&state, 0).unwrap(), 110.0);
 }
 
 // ----- load-time errors -----

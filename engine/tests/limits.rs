@@ -296,3 +296,69 @@ fn a_mod_registers_at_most_256_event_handlers() {
     assert!(shown[0].contains("many.lua:2"), "{}", shown[0]);
     assert!(shown[0].contains("at most 256 event handlers"), "{}", shown[0]);
 }
+
+#[test]
+fn a_hard_decision_does_a_bounded_amount_of_work() {
+    // Every score calls a hook that runs about 2 million instructions: a hard player's look-ahead
+    // (6 candidates × 12 futures × up to 400 actions, each scored) ran for minutes. Its work is
+    // counted, and the look-ahead stops where its budget runs out, with every candidate judged in
+    // the same futures: the same decision every time, on any machine.
+    let data = format!(
+        "{SMALL_DATA}\n[vars]\nn = 0\n\n[actions.tick]\nlabel = \"Tick\"\neffect = [\"n += 1\"]\nai = {{ score = \"hook('burn')\" }}\n\n[actions.tock]\nlabel = \"Tock\"\neffect = [\"n += 2\"]\nai = {{ score = \"hook('burn') + 1\" }}\n\n[turn]\nphases = [{{ id = \"main\", actions = [\"tick\", \"tock\"], budget = {{ tick = 1, tock = 1 }} }}]\n"
+    );
+    let data = data.replace("win = \"seat.number == 99\"", "win = \"seat.number == 99\"\nturn_limit = 200");
+    let folder = write_mod(
+        "crowded",
+        &[
+            ("mod.toml", MANIFEST.as_bytes()),
+            ("data.toml", data.as_bytes()),
+            ("hooks/burn.lua", b"function burn() local n = 0 for i = 1, 1000000 do n = n + i end return 1 end\n"),
+        ],
+    );
+    let (mut engine, state) = start(&folder);
+    let mut decisions = Vec::new();
+    for _ in 0..2 {
+        let mut hard = ai::player("hard", 3).unwrap();
+        let before = engine.work_done();
+        let started = Instant::now();
+        decisions.push(hard.decide(&mut engine, &state).expect("decides"));
+        let work = engine.work_done() - before;
+        eprintln!("hard decision: {work} units of work in {:?}", started.elapsed());
+        // The budget, plus at most the one continuation step that crossed it.
+        assert!(work < 30_000_000, "{work}");
+    }
+    assert_eq!(decisions[0], decisions[1]);
+}
+
+#[test]
+fn the_rules_of_one_action_share_one_step_budget() {
+    // Each statement loops 144³ ≈ 3 million steps (under one formula's 10 million); a hundred of
+    // them took minutes. And `largest_group` searches the whole board on every call, which used to
+    // count as one step.
+    let statement = "let x = count_of(a in space, count_of(b in space, count_of(c in space, c.dice == 0) > 143) > 0)";
+    let effects: Vec<String> = (0..100).map(|_| format!("  \"{statement}\",")).collect();
+    for (setup, expected) in [
+        (format!("[setup]\neffect = [\n{}\n]\n", effects.join("\n")), "data.toml:13:10 setup.effect"),
+        (
+            "[setup]\neffect = [\"deal_spaces()\", \"let x = count_of(a in space, count_of(b in space, count_of(c in space, largest_group(seat(1)) >= 0) > 0) > 0)\"]\n"
+                .to_string(),
+            "data.toml:13:10 setup.effect",
+        ),
+    ] {
+        let data = format!(
+            "[board]\nkind = \"square\"\ncolumns = 12\nrows = 12\nterrain = \"field\"\n\n[terrain.field]\n\n[space_counters.dice]\nmax = 8\n\n{setup}\n[turn]\nphases = [{{ id = \"main\", actions = [] }}]\n\n[end]\nwin = \"seat.number == 99\"\n"
+        );
+        let folder = write_mod("crowded", &[("mod.toml", MANIFEST.as_bytes()), ("data.toml", data.as_bytes())]);
+        let rules = load_mod(&folder).map_err(|p| format!("{p:?}")).unwrap().ruleset;
+        let mut engine = Engine::new(rules.clone()).unwrap();
+        let started = Instant::now();
+        let error = engine
+            .new_game(&GameSetup::new(&rules, 1, 2, "human"), &mut Events::discard())
+            .expect_err("past the budget")
+            .to_string();
+        eprintln!("setup refused after {:?}", started.elapsed());
+        assert!(started.elapsed() < Duration::from_secs(2));
+        assert!(error.contains(expected), "{error}");
+        assert!(error.contains("took more than 10000000 steps"), "{error}");
+    }
+}

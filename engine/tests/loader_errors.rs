@@ -515,7 +515,7 @@ fn loops_nested_past_any_game_are_stopped_with_the_rule_named() {
     let started = std::time::Instant::now();
     let error = start_game(&rules).expect_err("400³ steps are refused");
     assert!(
-        error.message().ends_with("triggers[0].when: the loops of one formula took more than 50000000 steps (loops nested too deep over the board?)"),
+        error.message().ends_with("triggers[0].when: the loops of one formula took more than 10000000 steps (loops nested too deep over the board?)"),
         "{}",
         error.message()
     );

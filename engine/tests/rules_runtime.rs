@@ -111,9 +111,9 @@ fn exact_odds_for_previews_and_scores() {
     state.set_owner(a, 0);
     let dig = action(&rules, "dig", &[a as i64]);
     assert_eq!(engine.chance(&state, &dig), Some(0.5));
-    let preview = engine.preview(&state, &dig);
+    let preview = engine.preview(&state, &dig).unwrap();
     assert_eq!(preview, vec![("Chance".to_string(), 0.5), ("Mean find".to_string(), 3.5)]);
-    assert_eq!(engine.ai_score(&state, &dig), Some((0.5, None)));
+    assert_eq!(engine.ai_score(&state, &dig).unwrap(), Some((0.5, None)));
     // Raid: (gold)d6 against the highest of 2d6, attacker strictly greater.
     let gold = rules.counter_index("gold").unwrap() as u16;
     *state.counter_mut(a, gold) = 1;
@@ -309,7 +309,7 @@ fn the_standing_of_a_seat_can_come_from_a_read_only_lua_hook() {
     state.seats[0].resources[coins] = 7;
     state.seats[1].resources[coins] = 4;
     let before = state.hash();
-    assert_eq!(engine.standing(&state, 0), 14.0);
-    assert_eq!(engine.standing(&state, 1), 8.0);
+    assert_eq!(engine.standing(&state, 0).unwrap(), 14.0);
+    assert_eq!(engine.standing(&state, 1).unwrap(), 8.0);
     assert_eq!(state.hash(), before, "judging changes nothing");
 }

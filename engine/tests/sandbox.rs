@@ -7,9 +7,9 @@
 //! where it makes sense also while the hooks load and inside a scenario test.
 //! `docs/security.md` says what this guarantees.
 //!
-//! Timing: the limits stop a script within about 100 ms here; the tests check that the stop
-//! came from a limit and names the line, and fail on time only past [`HANG_GUARD`], so a slow
-//! machine passes. Run with `--nocapture` to see the measured times.
+//! Timing: the limits are counted, not timed, and stop a script within about 100 ms here; the
+//! tests check that the stop came from a limit and names the line, and fail on time only past
+//! [`HANG_GUARD`], so a slow machine passes. Run with `--nocapture` to see the measured times.
 
 mod common;
 
@@ -23,10 +23,13 @@ use meeple_engine::game::{Action, Engine, Events, GameSetup, GameState};
 use meeple_engine::loader::load_mod;
 use meeple_engine::lua::sandbox;
 use meeple_engine::rules::Ruleset;
-use meeple_engine::scenario::run_mod_tests_within;
+use meeple_engine::scenario::{TestLimits, run_mod_tests_within};
 
 /// Far above the ~100 ms within which the limits stop a script: only a hang fails this.
 const HANG_GUARD: Duration = Duration::from_secs(2);
+
+/// A scenario test under the limits of one hook call.
+const HOOK_LIMITS: TestLimits = TestLimits { instructions: sandbox::INSTRUCTION_LIMIT, watchdog: sandbox::WATCHDOG };
 
 /// Endless loops, plain and dodging the limit.
 const LOOPS: &[&str] = &[
@@ -192,31 +195,27 @@ fn load_attack(name: &'static str) -> ((String, u32, String), Duration) {
     })
 }
 
-/// Runs `code` as a scenario test file with the time limit `time_limit`; returns the failure.
-fn scenario_failure(file_name: &str, code: String, time_limit: Duration) -> (String, Duration) {
+/// Runs `code` as a scenario test file under `limits`; returns the failure.
+fn scenario_failure(file_name: &str, code: String, limits: TestLimits) -> (String, Duration) {
     let what = format!("the scenario test {file_name}");
     let file = std::env::temp_dir().join(format!("meeple-sandbox-{}-{file_name}", std::process::id()));
     std::fs::write(&file, code).expect("write the test file");
     guarded(what, move || {
         let rules = hostile_rules();
         let started = Instant::now();
-        let results = run_mod_tests_within(&rules, &[file], &[], None, time_limit);
+        let results = run_mod_tests_within(&rules, &[file], &[], None, limits);
         let elapsed = started.elapsed();
         assert_eq!(results.len(), 1, "{results:?}");
         (results[0].failure.clone().expect("the test fails"), elapsed)
     })
 }
 
-/// Runs attack `name` inside a scenario test (the attacks file followed by the test), with the
-/// time limit of a hook call.
+/// Runs attack `name` inside a scenario test (the attacks file followed by the test), under the
+/// limits of a hook call.
 fn scenario_attack(name: &str) -> (String, Duration) {
-    scenario_attack_within(name, sandbox::TIME_LIMIT)
-}
-
-fn scenario_attack_within(name: &str, time_limit: Duration) -> (String, Duration) {
     let code =
         format!("{}\ntest(\"{name}\", function() run_attack(\"{name}\") end)\n", fixture_file("hooks/attacks.lua"));
-    scenario_failure(&format!("{name}.lua"), code, time_limit)
+    scenario_failure(&format!("{name}.lua"), code, HOOK_LIMITS)
 }
 
 /// Checks that attack `name` was stopped by a limit, at its marked line, in all three places.
@@ -247,7 +246,15 @@ fn no_library_loader_or_debug_function_is_reachable() {
     assert!(error.ends_with(&format!("hostile/hooks/attacks.lua:{line}: no escape")), "{error}");
     let ((_, at, message), _) = load_attack("escapes");
     assert_eq!((at as usize, message.as_str()), (line, "no escape"));
+    // A scenario test has a `print` of its own, which writes only to the test's output: the
+    // attack, which looks for Lua's, is run without it.
     let (failure, _) = scenario_attack("escapes");
+    assert!(failure.ends_with(": reachable: print"), "{failure}");
+    let code = format!(
+        "{}\ntest(\"escapes\", function() print = nil run_attack(\"escapes\") end)\n",
+        fixture_file("hooks/attacks.lua")
+    );
+    let (failure, _) = scenario_failure("escapes.lua", code, HOOK_LIMITS);
     assert!(failure.ends_with(&format!("escapes.lua:{line}: no escape")), "{failure}");
 }
 
@@ -277,15 +284,14 @@ fn a_memory_bomb_stops_at_the_memory_limit() {
         assert!(message.contains("the script used more than 64 MiB of memory"), "load {name}: {message}");
         report("load", name, elapsed);
     }
-    // Filling 64 MiB step by step takes about as long as a hook's time limit here (mostly the
-    // system handing out fresh memory), so in a hook either limit may stop it first; with the
-    // time to spare of a scenario test, the memory limit does.
+    // Filling 64 MiB step by step takes a few thousand instructions (`..` is one instruction
+    // however long its strings): the memory limit stops it, however slow the machine, since no
+    // limit of a hook is timed.
     for name in ["memory_doubling", "memory_table"] {
         let (error, elapsed) = play_attack(name);
-        let by_memory = error.contains("the script used more than 64 MiB of memory");
-        assert!(by_memory || error.contains("and was stopped"), "{name}: {error}");
-        report(if by_memory { "hook" } else { "hook/time" }, name, elapsed);
-        let (failure, elapsed) = scenario_attack_within(name, Duration::from_secs(10));
+        assert!(error.contains("the script used more than 64 MiB of memory"), "{name}: {error}");
+        report("hook", name, elapsed);
+        let (failure, elapsed) = scenario_attack(name);
         assert!(failure.contains("the script used more than 64 MiB of memory"), "scenario {name}: {failure}");
         report("scenario", name, elapsed);
     }
@@ -294,9 +300,9 @@ fn a_memory_bomb_stops_at_the_memory_limit() {
 #[test]
 fn deep_recursion_is_a_lua_error_not_a_crash() {
     let (error, elapsed) = play_attack("stack_overflow");
-    // Lua's stack limit or the time limit, whichever comes first on this machine.
+    // Stopped by its depth, counted: the same on every machine.
     assert!(error.contains(&format!("attacks.lua:{}: ", line_of("stack_overflow"))), "{error}");
-    assert!(error.contains("stack overflow") || error.contains("and was stopped"), "{error}");
+    assert!(error.contains("stack overflow: calls were nested deeper than 2000 levels"), "{error}");
     report("hook", "stack_overflow", elapsed);
     let (error, _) = play_attack("c_stack_overflow");
     assert!(error.contains(&format!("attacks.lua:{}: C stack overflow", line_of("c_stack_overflow"))), "{error}");
@@ -333,7 +339,7 @@ fn to_be_closed_variables_are_refused_where_they_are_written() {
         );
 
         let test = format!("{attack}test(\"close\", function() attack_close() end)\n");
-        let (failure, elapsed) = scenario_failure("close.lua", test, sandbox::TIME_LIMIT);
+        let (failure, elapsed) = scenario_failure("close.lua", test, HOOK_LIMITS);
         assert!(failure.contains("close.lua:2: to-be-closed variables"), "{failure}");
         assert!(elapsed < HANG_GUARD);
 
@@ -507,7 +513,7 @@ fn single_calls_that_convert_or_make_much_data_are_counted() {
         assert!(error.starts_with(&format!("hostile/hooks/attacks.lua:{line}: ")), "counted {name}: {error}");
         assert!(error.contains("instructions and was stopped (in "), "counted {name}: {error}");
         report("counted", name, elapsed);
-        // And so in a hook and a scenario test, by the count or (on a loaded machine) the clock.
+        // And so in a hook and a scenario test, by the same count.
         let (error, elapsed) = play_attack(name);
         assert!(error.contains(&format!("attacks.lua:{line}: ")), "hook {name}: {error}");
         assert!(error.contains("and was stopped"), "hook {name}: {error}");
@@ -570,7 +576,7 @@ fn values_that_hold_themselves_or_nest_deeply_are_shown_cut() {
     let file = std::env::temp_dir().join(format!("meeple-sandbox-{}-expect_cycle.lua", std::process::id()));
     std::fs::write(&file, test).expect("write the test file");
     let results = guarded("expect_eq on cycles".into(), move || {
-        run_mod_tests_within(&hostile_rules(), &[file], &[], None, Duration::from_secs(10))
+        run_mod_tests_within(&hostile_rules(), &[file], &[], None, TestLimits::DEFAULT)
     });
     let failures: Vec<String> = results.iter().map(|r| r.failure.clone().unwrap_or_default()).collect();
     assert!(failures[0].ends_with("expect_cycle.lua:5: expected {1, {2}}, got {1, <cycle>}"), "{failures:?}");
@@ -697,7 +703,7 @@ fn lua_bytecode_is_never_loaded() {
     assert!(load_mod(&folder).is_err(), "bytecode is refused");
 
     // A scenario test file is text too.
-    let (failure, _) = scenario_failure("binary.lua", fake.to_string(), sandbox::TIME_LIMIT);
+    let (failure, _) = scenario_failure("binary.lua", fake.to_string(), HOOK_LIMITS);
     assert!(failure.contains("attempt to load a binary chunk"), "{failure}");
 }
 
@@ -729,8 +735,8 @@ fn scenario_tests_cannot_exhaust_the_runner() {
     ];
     for (file_name, body, expected) in cases {
         let code = format!("test(\"{file_name}\", function()\n{body}\nend)\n");
-        // Time to spare, so that building the tables is not what stops the test.
-        let (failure, elapsed) = scenario_failure(file_name, code, Duration::from_secs(10));
+        // Instructions to spare, so that building the tables is not what stops the test.
+        let (failure, elapsed) = scenario_failure(file_name, code, TestLimits::DEFAULT);
         assert!(failure.contains(expected), "{file_name}: {failure}");
         assert!(elapsed < HANG_GUARD, "{file_name}: {elapsed:?}");
     }
@@ -814,5 +820,180 @@ fn wrapped_library_functions_answer_as_lua_does() {
     for expression in expressions {
         budget.start();
         assert_eq!(shown(&sandboxed, expression), shown(&plain, expression), "{expression}");
+    }
+}
+
+/// The hostile fixture with one more attack: heavy work, all of it counted, well under the
+/// limits (a million loop steps, about 4 million instructions).
+fn rules_with_counted_work() -> std::sync::Arc<Ruleset> {
+    let counted = "\nATTACKS.counted_work = function()\n  local sum = 0\n  for i = 1, 1000000 do sum = sum + i end\n  game.put(\"sum\", sum)\nend\n";
+    let hooks = format!("{}{counted}", fixture_file("hooks/attacks.lua"));
+    let (manifest, data) = (fixture_file("mod.toml"), fixture_file("data.toml"));
+    let folder = write_mod(
+        "hostile",
+        &[("mod.toml", manifest.as_bytes()), ("data.toml", data.as_bytes()), ("hooks/attacks.lua", hooks.as_bytes())],
+    );
+    load_mod(&folder).expect("loads").ruleset
+}
+
+/// What an action with attack `name` does, with the watchdog set to `watchdog` while it runs
+/// (the game starts with the usual one): its error (and whether the watchdog stopped it), or
+/// the hash of the state after it.
+fn outcome_of(rules: &std::sync::Arc<Ruleset>, name: &str, watchdog: Duration) -> Result<String, (String, bool)> {
+    let mut engine = Engine::new(rules.clone()).expect("engine");
+    let (mut state, mut events) = new_game(&mut engine, rules);
+    state.script_data.insert("attack".into(), ScriptValue::Text(name.into()));
+    let before = state.hash();
+    let applied = sandbox::with_watchdog(watchdog, || engine.apply(&mut state, &action(rules, "attack"), &mut events));
+    match applied {
+        Ok(()) => Ok(state.hash_hex()),
+        Err(error) => {
+            assert_eq!(state.hash(), before, "{name}: a stopped action changed the state");
+            Err((error.to_string(), error.is_out_of_time()))
+        }
+    }
+}
+
+/// No rule's result depends on the clock. The watchdog set to nothing stands in for a machine
+/// infinitely slow: heavy but counted work then either gives the result it gives on an idle
+/// machine or (when the watchdog looks) stops as "the machine was too slow", an error of its
+/// own kind that ends the command or game — never a refused action or another result. A
+/// runaway is stopped by the count, the same way, whatever the watchdog.
+#[test]
+fn no_rule_result_depends_on_the_clock() {
+    guarded("the clock".into(), || {
+        let rules = rules_with_counted_work();
+        let idle = outcome_of(&rules, "counted_work", sandbox::WATCHDOG).expect("the counted work fits the limits");
+        let slow = outcome_of(&rules, "counted_work", Duration::ZERO);
+        let (message, out_of_time) = slow.expect_err("a machine infinitely slow meets the watchdog");
+        assert!(out_of_time, "{message}");
+        assert!(message.contains("the machine was too slow"), "{message}");
+        assert!(message.contains("this is not a result of the game"), "{message}");
+        // Unchanged when it has time: the same state, byte for byte, as before.
+        assert_eq!(outcome_of(&rules, "counted_work", sandbox::WATCHDOG), Ok(idle));
+
+        // A runaway meets the count first on a machine of any speed the watchdog allows.
+        let (message, out_of_time) = outcome_of(&rules, "endless_loop", sandbox::WATCHDOG).expect_err("stopped");
+        assert!(!out_of_time && message.contains("ran more than 5000000 instructions"), "{message}");
+
+        // A scenario test stopped by the watchdog stops the run: it is not the test's failure.
+        let code = "test(\"first\", function() local x = 0 for i = 1, 100000 do x = x + i end end)\ntest(\"second\", function() end)\n";
+        let file = std::env::temp_dir().join(format!("meeple-sandbox-{}-watchdog.lua", std::process::id()));
+        std::fs::write(&file, code).expect("write the test file");
+        let limits = TestLimits { instructions: TestLimits::DEFAULT.instructions, watchdog: Duration::ZERO };
+        let results = run_mod_tests_within(&rules, std::slice::from_ref(&file), &[], None, limits);
+        assert_eq!(results.len(), 1, "the run stops at the first test: {results:?}");
+        assert!(results[0].out_of_time, "{results:?}");
+        assert!(results[0].failure.as_deref().is_some_and(|f| f.contains("the machine was too slow")), "{results:?}");
+        // With time, both pass.
+        let results = run_mod_tests_within(&rules, &[file], &[], None, TestLimits::DEFAULT);
+        assert!(results.iter().all(|r| r.failure.is_none() && !r.out_of_time) && results.len() == 2, "{results:?}");
+    });
+}
+
+/// Heavy counted work gives one result however busy the machine: the same action on four
+/// threads at once, with two more burning the processor, on two cores.
+#[test]
+fn a_loaded_machine_plays_the_same_game() {
+    let rules = rules_with_counted_work();
+    let idle = outcome_of(&rules, "counted_work", sandbox::WATCHDOG).expect("fits the limits");
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let burners: Vec<_> = (0..2)
+        .map(|_| {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                let mut x = 0u64;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+                }
+            })
+        })
+        .collect();
+    let players: Vec<_> = (0..4)
+        .map(|_| {
+            let rules = rules.clone();
+            std::thread::spawn(move || {
+                (0..5).map(|_| outcome_of(&rules, "counted_work", sandbox::WATCHDOG)).collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    let outcomes: Vec<_> = players.into_iter().flat_map(|p| p.join().expect("no panic")).collect();
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    burners.into_iter().for_each(|b| b.join().expect("no panic"));
+    assert!(outcomes.iter().all(|o| *o == Ok(idle.clone())), "{outcomes:?}");
+}
+
+/// `game.put` keeps, and `game.get` gives back, exactly what it was given: integer keys stay
+/// integers, arrays arrays, tables with both kinds of keys keep both, floats stay floats; and so
+/// after a save and a load. What cannot be kept is refused at the line that tried.
+#[test]
+fn kept_data_comes_back_exactly_as_it_was_stored() {
+    let rules = hostile_rules();
+    let mut engine = Engine::new(rules.clone()).expect("engine");
+    let (mut state, mut events) = new_game(&mut engine, &rules);
+    let mut console = meeple_engine::lua::HookRuntime::new(rules.clone()).expect("console");
+    // Deep equality that tells integers from floats and checks keys both ways.
+    let same = "function same(a, b) if type(a) ~= type(b) or math.type(a) ~= math.type(b) then return false end \
+                if type(a) ~= 'table' then return a == b end \
+                for k, v in pairs(a) do if not same(v, b[k]) then return false end end \
+                for k in pairs(b) do if a[k] == nil then return false end end return true end";
+    console.eval(same, &mut state, &mut events).expect("defines same");
+    let shapes = [
+        ("nested", "{ [2] = { [3] = 6 } }"),
+        ("array", "{ 10, 20, 30 }"),
+        ("empty", "{}"),
+        ("both_kinds", "{ [1] = 'integer one', ['1'] = 'text one' }"),
+        ("array_and_names", "{ 1, 2, x = 'y' }"),
+        ("sparse", "{ [-5] = 1, [0] = 2, [100] = 3 }"),
+        ("floats", "{ a = { b = { c = 1.5 } }, whole = 2.0, big = 2^53 }"),
+        ("marker", "{ ['$table'] = { 1 } }"),
+        ("extremes", "{ [math.maxinteger] = 1, [math.mininteger] = 2 }"),
+        ("text", "{ 'a\\0b', 'é', true, false }"),
+        ("lists_of_lists", "{ { 1, { 2, { 3 } } }, { [4] = 4 } }"),
+        ("number", "42"),
+        ("float", "0.25"),
+    ];
+    for (key, shape) in shapes {
+        console.eval(&format!("game.put('{key}', {shape})"), &mut state, &mut events).expect(shape);
+        let back = console.eval(&format!("same(game.get('{key}'), {shape})"), &mut state, &mut events);
+        assert_eq!(back.as_deref(), Ok("true"), "{shape}");
+    }
+    assert_eq!(console.eval("game.get('nested')[2][3]", &mut state, &mut events).as_deref(), Ok("6"));
+    assert_eq!(console.eval("#game.get('array')", &mut state, &mut events).as_deref(), Ok("3"));
+
+    // A save and a load: the same data, the same hash; lists and string-keyed maps are saved as
+    // they always were.
+    let json = serde_json::to_string(&state).expect("serialises");
+    assert!(json.contains("\"array\":[10,20,30]"), "{json}");
+    assert!(json.contains("\"floats\":{\"a\":{\"b\":{\"c\":1.5}},\"big\":9007199254740992.0,\"whole\":2.0}"), "{json}");
+    assert!(json.contains("\"nested\":{\"$table\":[[2,{\"$table\":[[3,6]]}]]}"), "{json}");
+    assert!(json.contains("\"marker\":{\"$table\":[[\"$table\",[1]]]}"), "{json}");
+    let mut loaded: GameState = serde_json::from_str(&json).expect("loads");
+    loaded.rebuild_derived();
+    assert_eq!(loaded.hash(), state.hash());
+    assert_eq!(loaded.script_data, state.script_data);
+    for (key, shape) in shapes {
+        let back = console.eval(&format!("same(game.get('{key}'), {shape})"), &mut loaded, &mut events);
+        assert_eq!(back.as_deref(), Ok("true"), "after loading: {shape}");
+    }
+
+    let refusals = [
+        ("function() end", "only plain data can be kept (numbers, text, booleans, tables of them), not a function"),
+        ("{ f = coroutine.create(function() end) }", "not a coroutine"),
+        ("{ [1.5] = 1 }", "a table key must be a string or a whole number, not a number that is not whole (1.5)"),
+        ("{ [math.huge] = 1 }", "a table key must be a string or a whole number, not a number that is not whole (inf)"),
+        ("{ [true] = 1 }", "a table key must be a string or a whole number, not a boolean (true)"),
+        ("{ [{}] = 1 }", "a table key must be a string or a whole number, not a table"),
+        ("{ x = 0/0 }", "cannot be kept (only finite numbers)"),
+        ("{ 1, math.huge }", "inf cannot be kept (only finite numbers)"),
+        ("(function() local t = {} t.t = t return t end)()", "the table holds itself (a cycle)"),
+        ("'\\xff'", "is not UTF-8 text, and only UTF-8 text can be kept"),
+        ("{ ['\\xff'] = 1 }", "game.put: the key"),
+    ];
+    for (value, expected) in refusals {
+        let hash = state.hash();
+        let error = console.eval(&format!("game.put('refused', {value})"), &mut state, &mut events).expect_err(value);
+        assert!(error.starts_with("console:1: game.put: ") && error.contains(expected), "{value}: {error}");
+        assert_eq!(state.hash(), hash, "{value}: a refused put changed the game");
     }
 }

@@ -19,12 +19,13 @@ use rand_core::{Rng, SeedableRng};
 pub const MAX_DICE: u8 = 8;
 /// Reinforcement dice with no room wait in a reserve of at most this many.
 pub const RESERVE_CAP: u32 = 64;
-/// The greedy player attacks only with at least this chance of winning.
-pub const MIN_CHANCE: f64 = 0.5;
+/// The greedy player attacks only when the attack is worth at least this many dice (see
+/// [`worth`]).
+pub const MIN_WORTH: f64 = 0.0;
 /// Once a table of three or more is down to two players, they get this many more turns.
 pub const TURNS_WHEN_TWO_LEFT: u32 = 50;
-/// The engine's safety net: after this many turns the game is drawn.
-pub const TURN_LIMIT: u32 = 10_000;
+/// The mod's safety net (`end.turn_limit`): after this many turns the game is drawn.
+pub const TURN_LIMIT: u32 = 1000;
 /// "Nobody" in `Game::owner`.
 pub const NOBODY: u8 = u8::MAX;
 
@@ -148,6 +149,14 @@ pub enum Outcome {
     Draw,
 }
 
+/// What the mod's `ai.score` makes of an attack of `attack` dice against `defence` that wins
+/// with `chance`: the defender's dice destroyed with the chance of winning, against the
+/// attacker's dice lost but the one that stays. Written as the mod writes it, so that the
+/// floating-point result, and therefore every tie, is the engine's.
+pub fn worth(chance: f64, attack: u8, defence: u8) -> f64 {
+    chance * f64::from(defence) - (1.0 - chance) * f64::from(attack - 1)
+}
+
 /// The greedy computer player, with its own random stream for breaking ties.
 pub struct Greedy {
     pub rng: Random,
@@ -158,8 +167,8 @@ impl Greedy {
         Self { rng: Random::from_seed(seed) }
     }
 
-    /// The attack with the best chance of winning, if it is at least [`MIN_CHANCE`]; equal
-    /// chances are broken at random (reservoir sampling, one draw per tie).
+    /// The attack worth most (see [`worth`]), if it is worth at least [`MIN_WORTH`]; equal
+    /// worths are broken at random (reservoir sampling, one draw per tie).
     pub fn choose(&mut self, map: &Map, odds: &Odds, game: &Game) -> Option<(usize, usize)> {
         let me = game.seat as u8;
         let mut best: Option<(f64, usize, usize)> = None;
@@ -172,20 +181,20 @@ impl Greedy {
                 if game.owner[to] == me {
                     continue;
                 }
-                let chance = odds.chance(game.dice[from], game.dice[to]);
-                if chance < MIN_CHANCE {
+                let value = worth(odds.chance(game.dice[from], game.dice[to]), game.dice[from], game.dice[to]);
+                if value < MIN_WORTH {
                     continue;
                 }
                 match best {
-                    Some((b, _, _)) if chance < b => {}
-                    Some((b, _, _)) if chance == b => {
+                    Some((b, _, _)) if value < b => {}
+                    Some((b, _, _)) if value == b => {
                         ties += 1;
                         if self.rng.below(ties + 1) == 0 {
-                            best = Some((chance, from, to));
+                            best = Some((value, from, to));
                         }
                     }
                     _ => {
-                        best = Some((chance, from, to));
+                        best = Some((value, from, to));
                         ties = 0;
                     }
                 }

@@ -115,7 +115,8 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(message) => {
-            eprintln!("error: {message}");
+            // Errors may quote a mod's words or a line of a file: printed safely and short.
+            eprintln!("error: {}", meeple_engine::diag::printable(&message));
             ExitCode::FAILURE
         }
     }

@@ -230,3 +230,46 @@ fn check_finds_a_scenario_test_file_that_does_not_parse() {
     let err = text(&out.stderr);
     assert!(err.contains("tests/broken.lua:3: error: unexpected symbol near ')'"), "{err}");
 }
+
+/// `meeple test` in a mod's folder: what a test prints, under its name; a failure's whole
+/// message, every line; Lua paths from inside the mod folder, hooks included; `--filter`.
+#[test]
+fn test_prints_output_whole_failures_and_paths_inside_the_mod() {
+    let folder = temp("test_output").join("tiny");
+    std::fs::create_dir_all(folder.join("hooks")).unwrap();
+    std::fs::create_dir_all(folder.join("tests")).unwrap();
+    let fixture = root().join("engine/tests/fixtures/tiny");
+    for file in ["mod.toml", "data.toml", "hooks/main.lua"] {
+        std::fs::copy(fixture.join(file), folder.join(file)).unwrap();
+    }
+    let tests = "test(\"prints\", function() print(\"hello\", 1) end)\n\
+                 test(\"fails over lines\", function() error(\"first\\nsecond\") end)\n\
+                 test(\"hook error\", function()\n  local g = scenario.new{ seats = 2 }\n  g:act{ action = \"collect\" }\n  g:pass()\n  g:act{ action = \"boom\" }\nend)\n";
+    std::fs::write(folder.join("tests/cards.lua"), tests).unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_meeple")).args(args).current_dir(&folder).output().expect("meeple runs")
+    };
+
+    let out = run(&["test", "."]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("ok    tests/cards.lua › prints\n      | hello\t1\n"), "{stdout}");
+    assert!(
+        stdout.contains("FAIL  tests/cards.lua › fails over lines\n      tests/cards.lua:2: first\n      second\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("FAIL  tests/cards.lua › hook error\n      tests/cards.lua:7: the action was refused"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("hook `explode`: hooks/main.lua:8: boom went wrong"), "{stdout}");
+    assert!(!stdout.contains("/hooks/") && !stdout.contains("tiny/"), "{stdout}");
+    assert!(stdout.ends_with("1 passed, 2 failed\n"), "{stdout}");
+
+    let out = run(&["test", ".", "--filter", "prints"]);
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).ends_with("1 passed, 0 failed\n"), "{}", text(&out.stdout));
+    let out = run(&["test", ".", "--filter", "nothing like it"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("no test's name contains `nothing like it`"), "{}", text(&out.stderr));
+}

@@ -23,11 +23,16 @@ pub struct SearchBudget {
     pub rollouts: u32,
     /// Actions a continuation may take at most before it is judged.
     pub max_actions: u32,
+    /// The work one decision may do in all, as [`Engine::work_done`] counts it (rules' steps,
+    /// and hooks' instructions at a tenth): when it runs out, the futures every candidate was
+    /// played in decide. Counted, never timed, so the same game gets the same decision on any
+    /// machine; far above what the bundled games' decisions take (see docs/performance.md).
+    pub work: u64,
 }
 
 impl Default for SearchBudget {
     fn default() -> Self {
-        Self { width: 6, rollouts: 12, max_actions: 400 }
+        Self { width: 6, rollouts: 12, max_actions: 400, work: 20_000_000 }
     }
 }
 
@@ -73,7 +78,9 @@ impl SearchPlayer {
     /// `ai.rollout_rounds` have passed (when it gives them), or the action budget is spent.
     /// An action the rules refuse ends the continuation where it stands; a player that cannot
     /// decide (the listing's limits) fails the whole decision, since every future would meet it.
-    fn roll_out(&mut self, engine: &mut Engine, state: &mut GameState) -> Result<(), RuleError> {
+    /// Returns whether the decision's work budget ([`SearchBudget::work`], counted from
+    /// `started`) ran out before the continuation ended.
+    fn roll_out(&mut self, engine: &mut Engine, state: &mut GameState, started: u64) -> Result<bool, RuleError> {
         let active = state.seats.iter().filter(|s| s.status == SeatStatus::Active).count() as u32;
         let horizon = match engine.rules().data.ai.rollout_rounds {
             Some(rounds) => state.turn.number.saturating_add(rounds.max(1).saturating_mul(active)),
@@ -82,21 +89,25 @@ impl SearchPlayer {
         let mut events = Events::discard();
         for _ in 0..self.budget.max_actions {
             if state.outcome.is_some() || state.turn.number > horizon {
-                return Ok(());
+                return Ok(false);
+            }
+            if engine.work_done().wrapping_sub(started) > self.budget.work {
+                return Ok(true);
             }
             let seat = state.turn.seat as usize;
             let action = self.rollout_players[seat].decide(engine, state)?;
             if engine.apply(state, &action, &mut events).is_err() {
                 // A continuation that cannot go on is judged where it stands.
-                return Ok(());
+                return Ok(false);
             }
         }
-        Ok(())
+        Ok(false)
     }
 
-    /// How a continuation ended for `me`, from 0 (lost) to 1 (won).
-    fn judge(engine: &mut Engine, state: &GameState, me: u8) -> f64 {
-        match &state.outcome {
+    /// How a continuation ended for `me`, from 0 (lost) to 1 (won); fails when the mod's
+    /// standing formula does.
+    fn judge(engine: &mut Engine, state: &GameState, me: u8) -> Result<f64, RuleError> {
+        Ok(match &state.outcome {
             Some(Outcome::Win { seats }) => f64::from(u8::from(seats.contains(&me))),
             Some(Outcome::Draw { shares }) => {
                 let total: i64 = shares.iter().map(|(_, w)| (*w).max(0)).sum();
@@ -108,14 +119,17 @@ impl SearchPlayer {
                     .filter(|&s| state.seats[s as usize].status == SeatStatus::Active)
                     .collect();
                 if !playing.contains(&me) {
-                    return 0.0;
+                    return Ok(0.0);
                 }
-                let mine = engine.standing(state, me).max(0.0);
-                let total: f64 = playing.iter().map(|&s| engine.standing(state, s).max(0.0)).sum();
+                let mine = engine.standing(state, me)?.max(0.0);
+                let mut total = 0.0;
+                for &seat in &playing {
+                    total += engine.standing(state, seat)?.max(0.0);
+                }
                 // Short of a result, the share of the standing, kept below a sure win.
                 if total > 0.0 { 0.9 * mine / total } else { 0.9 / playing.len() as f64 }
             }
-        }
+        })
     }
 }
 
@@ -143,22 +157,37 @@ impl Player for SearchPlayer {
             let seed = self.rng.next_u64();
             self.seeds.push(seed);
         }
-        // Each candidate's result in each sampled future.
-        let mut results: Vec<Vec<f64>> = Vec::with_capacity(candidates.len());
+        // Each candidate's result in each sampled future, one future at a time for every
+        // candidate, so that when the work budget runs out every candidate has been judged in
+        // the same futures. A candidate the rules refuse gets no results.
+        let mut results: Vec<Vec<f64>> = vec![Vec::with_capacity(self.seeds.len()); candidates.len()];
+        let mut refused = vec![false; candidates.len()];
         let mut events = Events::discard();
-        for &candidate in &candidates {
-            let mut row = Vec::with_capacity(self.seeds.len());
-            for r in 0..self.seeds.len() {
+        let started = engine.work_done();
+        let mut futures_judged = 0;
+        'futures: for r in 0..self.seeds.len() {
+            for (i, &candidate) in candidates.iter().enumerate() {
+                if refused[i] {
+                    continue;
+                }
                 let mut future = state.clone();
                 future.rng = GameRng::from_seed(self.seeds[r]);
                 if engine.apply(&mut future, &candidate, &mut events).is_err() {
-                    row.clear();
-                    break;
+                    refused[i] = true;
+                    continue;
                 }
-                self.roll_out(engine, &mut future)?;
-                row.push(Self::judge(engine, &future, me));
+                let exhausted = self.roll_out(engine, &mut future, started)?;
+                if exhausted {
+                    // This future was not played to its end for every candidate: it is left
+                    // out for all of them.
+                    break 'futures;
+                }
+                results[i].push(Self::judge(engine, &future, me)?);
             }
-            results.push(row);
+            futures_judged = r + 1;
+        }
+        for (row, refused) in results.iter_mut().zip(&refused) {
+            row.truncate(if *refused { 0 } else { futures_judged });
         }
         // The greedy choice stands unless another candidate did better in the same futures by
         // more than twice the standard error of the paired differences: taking the best of

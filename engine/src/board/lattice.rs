@@ -156,7 +156,7 @@ impl Lattice {
 
 /// Offset coordinates to axial `(q, r)`; the subtracted halves are exact because they are
 /// always of an even number, also for negative coordinates.
-fn to_axial(kind: OffsetKind, col: i32, row: i32) -> (i32, i32) {
+pub(super) fn to_axial(kind: OffsetKind, col: i32, row: i32) -> (i32, i32) {
     match kind {
         OffsetKind::OddRows => (col - (row - (row & 1)) / 2, row),
         OffsetKind::EvenRows => (col - (row + (row & 1)) / 2, row),
@@ -166,7 +166,7 @@ fn to_axial(kind: OffsetKind, col: i32, row: i32) -> (i32, i32) {
 }
 
 /// Axial `(q, r)` back to offset coordinates; the inverse of [`to_axial`].
-fn from_axial(kind: OffsetKind, q: i32, r: i32) -> (i32, i32) {
+pub(super) fn from_axial(kind: OffsetKind, q: i32, r: i32) -> (i32, i32) {
     match kind {
         OffsetKind::OddRows => (q + (r - (r & 1)) / 2, r),
         OffsetKind::EvenRows => (q + (r + (r & 1)) / 2, r),

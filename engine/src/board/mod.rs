@@ -32,7 +32,7 @@ use lattice::{Lattice, LatticeShape};
 
 pub use labels::{LabelOrder, LabelSpec, LabelStyle};
 pub use lattice::{CellShape, OffsetKind};
-pub use queries::Scratch;
+pub use queries::{Scratch, searched};
 pub use spec::{
     BoardSpec, BuildContext, GenerateSpec, GraphLink, GraphLinkSpec, GraphSpaceSpec, GraphSpec, LandWaterSpec,
     LegendCell, LegendEntry, OffsetSpec, RepeatedSpaces, RingLinkSpec, RingSpaceSpec, RingSpaces, RingSpec, RingsSpec,

@@ -1,11 +1,28 @@
 //! Graph queries on a board: step distances, spaces within a range, movement under terrain costs,
-//! and connected groups. These run thousands of times per simulated game, so they reuse a
-//! caller-owned [`Scratch`] instead of allocating.
+//! connected groups, and lines of sight across the board's cells. These run thousands of times
+//! per simulated game, so they reuse a caller-owned [`Scratch`] instead of allocating.
 
-use std::cmp::Reverse;
+use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
 
-use super::{Board, EdgeId, Metric, SpaceId};
+use super::lattice::{LatticeShape, OffsetKind, from_axial, to_axial};
+use super::{Board, EdgeId, Metric, SpaceId, TerrainId, Topology};
+
+thread_local! {
+    /// Spaces the board searches of this thread may have visited, in all (a search counts the
+    /// board's size when it begins): the rules language charges what a call cost by it.
+    static SEARCHED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// The running count of spaces this thread's board searches may have visited; the difference
+/// between two readings is the work of the searches in between.
+pub fn searched() -> u64 {
+    SEARCHED.get()
+}
+
+fn note_searched(spaces: usize) {
+    SEARCHED.set(SEARCHED.get().wrapping_add(spaces as u64));
+}
 
 /// Reusable working memory for board searches. Keep one per thread (or per computer player) and
 /// pass it to every query: after the first use on a board, queries allocate nothing.
@@ -20,6 +37,18 @@ pub struct Scratch {
     queue: Vec<SpaceId>,
     heap: BinaryHeap<Reverse<(u32, SpaceId)>>,
     walks: WalkFields,
+    sight: SightCentres,
+}
+
+/// The cell each territory of a territory map is seen from (see [`Board::line_of_sight`]),
+/// worked out once per board.
+#[derive(Clone, Debug, Default)]
+struct SightCentres {
+    /// The uid of the board the centres belong to; 0 before the first use.
+    board: u64,
+    /// Per space, the lattice `(column, row)` of its centre cell; `None` for a territory
+    /// without cells.
+    cells: Vec<Option<(i32, i32)>>,
 }
 
 /// Walking costs from every space to a few targets, kept between queries (see
@@ -43,6 +72,7 @@ impl Scratch {
 
     /// Starts a new search over `space_count` spaces: nothing marked, queues empty.
     fn begin(&mut self, space_count: usize) {
+        note_searched(space_count);
         if self.marks.len() < space_count {
             self.marks.resize(space_count, 0);
             self.costs.resize(space_count, 0);
@@ -269,6 +299,7 @@ impl Board {
         let index = match scratch.walks.fields.iter().position(|(target, _)| *target == to) {
             Some(index) => index,
             None => {
+                note_searched(count);
                 let field = self.walk_field(to, &enter, &mut scratch.heap);
                 if scratch.walks.fields.len() >= MAX_WALK_FIELDS {
                     scratch.walks.fields.remove(0);
@@ -384,5 +415,390 @@ impl Board {
         self.flood(start, &filter, scratch);
         out.extend_from_slice(&scratch.queue);
         out.sort_unstable();
+    }
+}
+
+/// The shape of a lattice's cells, for lines of sight. Cells are addressed in coordinates where
+/// straight lines stay straight: `(column, row)` for squares, axial `(q, r)` for hexagons.
+#[derive(Clone, Copy, Debug)]
+enum CellGeometry {
+    Square,
+    Hex(OffsetKind),
+}
+
+/// A cell in [`CellGeometry`] coordinates.
+type GeometryCell = (i32, i32);
+
+/// A place on a line of sight: the parameter `(value + ε·nudge) / den` along it (0 at the
+/// first centre, 1 at the second), where ε is the infinitesimal distance the line is shifted
+/// sideways. Comparing value first and nudge second is exact, so every corner and side the
+/// line meets is decided without rounding.
+#[derive(Clone, Copy, Debug)]
+struct LinePlace {
+    value: i64,
+    nudge: i64,
+    /// Always positive.
+    den: i64,
+}
+
+impl LinePlace {
+    const START: LinePlace = LinePlace { value: 0, nudge: 0, den: 1 };
+    const END: LinePlace = LinePlace { value: 1, nudge: 0, den: 1 };
+
+    fn cmp(self, other: LinePlace) -> Ordering {
+        (self.value * other.den)
+            .cmp(&(other.value * self.den))
+            .then((self.nudge * other.den).cmp(&(other.nudge * self.den)))
+    }
+
+    fn max(self, other: LinePlace) -> LinePlace {
+        if self.cmp(other) == Ordering::Less { other } else { self }
+    }
+
+    fn min(self, other: LinePlace) -> LinePlace {
+        if self.cmp(other) == Ordering::Greater { other } else { self }
+    }
+}
+
+impl CellGeometry {
+    /// The linear forms that bound a cell: a point `p` lies inside the cell centred on `c`
+    /// when `|f(p) − f(c)| < 1` for every form `f`. Squares use doubled coordinates (their sides
+    /// are half a cell from the centre); hexagons the differences of cube coordinates
+    /// (`x − y`, `y − z`, `z − x` with `x = q`, `z = r`, `y = −q − r`), whose cells are regular
+    /// hexagons.
+    fn forms(self) -> &'static [(i64, i64)] {
+        match self {
+            CellGeometry::Square => &[(2, 0), (0, 2)],
+            CellGeometry::Hex(_) => &[(2, 1), (-1, -2), (-1, 1)],
+        }
+    }
+
+    /// The cells sharing a side with a cell. A line shifted off every corner passes from cell
+    /// to cell only across sides.
+    fn side_neighbours(self) -> &'static [(i32, i32)] {
+        match self {
+            CellGeometry::Square => &[(1, 0), (-1, 0), (0, 1), (0, -1)],
+            CellGeometry::Hex(_) => &[(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)],
+        }
+    }
+
+    fn cell_at(self, col: i32, row: i32) -> GeometryCell {
+        match self {
+            CellGeometry::Square => (col, row),
+            CellGeometry::Hex(kind) => to_axial(kind, col, row),
+        }
+    }
+
+    fn lattice_position(self, cell: GeometryCell) -> (i32, i32) {
+        match self {
+            CellGeometry::Square => cell,
+            CellGeometry::Hex(kind) => from_axial(kind, cell.0, cell.1),
+        }
+    }
+}
+
+/// One of the two lines of sight between two cell centres, shifted an infinitesimal distance
+/// to one side (`side` is +1 or −1), so it meets no corner and runs along no side.
+struct ShiftedLine {
+    geometry: CellGeometry,
+    start: GeometryCell,
+    direction: (i64, i64),
+    /// The sideways shift: the direction turned a quarter, times `side`.
+    shift: (i64, i64),
+}
+
+impl ShiftedLine {
+    /// Where the line runs inside `cell`, from where it enters to where it leaves (within the
+    /// segment between the centres); `None` when it does not pass through the cell's inside.
+    fn inside(&self, cell: GeometryCell) -> Option<(LinePlace, LinePlace)> {
+        let (mut enter, mut leave) = (LinePlace::START, LinePlace::END);
+        for &(x, y) in self.geometry.forms() {
+            let form = |(p, q): (i64, i64)| x * p + y * q;
+            let offset =
+                form((i64::from(self.start.0), i64::from(self.start.1))) - form((i64::from(cell.0), i64::from(cell.1)));
+            let (slope, nudge) = (form(self.direction), form(self.shift));
+            // −1 < offset + slope·t + ε·nudge < 1, solved for t.
+            match slope.cmp(&0) {
+                Ordering::Greater => {
+                    enter = enter.max(LinePlace { value: -1 - offset, nudge: -nudge, den: slope });
+                    leave = leave.min(LinePlace { value: 1 - offset, nudge: -nudge, den: slope });
+                }
+                Ordering::Less => {
+                    enter = enter.max(LinePlace { value: offset - 1, nudge, den: -slope });
+                    leave = leave.min(LinePlace { value: offset + 1, nudge, den: -slope });
+                }
+                // The line runs parallel to these two sides: inside them all along, or never.
+                Ordering::Equal => {
+                    if !((-1, 0) < (offset, nudge) && (offset, nudge) < (1, 0)) {
+                        return None;
+                    }
+                }
+            }
+        }
+        (enter.cmp(leave) == Ordering::Less).then_some((enter, leave))
+    }
+}
+
+impl Board {
+    /// Whether a straight line from the centre of `a` to the centre of `b` is clear: no space it
+    /// passes through, other than `a` and `b`, has a terrain that `blocks` sight, and it crosses
+    /// no wall whose terrain does. `None` on boards without cells (rings and graphs) and for ids
+    /// not on the board.
+    ///
+    /// - **Between** means inside: a space is between `a` and `b` when the line passes through
+    ///   the inside of its cell (a supercover, symmetric in `a` and `b`, not Bresenham's line).
+    ///   Holes, sea and cells off the lattice are between nothing and block nothing.
+    /// - **Corners and sides.** A line that runs exactly through a corner where cells meet, or
+    ///   along the side between two hexagons, is shifted a hair to the left and a hair to the
+    ///   right; sight passes when either shifted line is clear. So a line squeezing between two
+    ///   cells that only touch it is blocked when both of them block (or walls close both ways
+    ///   around), and clear when one of them is open.
+    /// - **Walls** block where the (shifted) line crosses the side they stand on. A wall on the
+    ///   diagonal link of an eight-neighbour square grid stands on the corner between the two
+    ///   squares, and a line through that corner crosses it on either side.
+    /// - **Centres.** A grid space is seen from the centre of its cell (squares and offset
+    ///   hexagons, taken as regular hexagons); a territory from the centre of its cell nearest the
+    ///   mean of its cells' centres (the first in reading order on a tie), so the line starts
+    ///   inside the territory even when it is crescent-shaped.
+    ///
+    /// Allocates only the first time on a territory map; see [`Board::line_of_sight_with`].
+    pub fn line_of_sight(&self, a: SpaceId, b: SpaceId, blocks: impl Fn(TerrainId) -> bool) -> Option<bool> {
+        self.line_of_sight_with(a, b, blocks, &mut Scratch::new())
+    }
+
+    /// [`Board::line_of_sight`] with caller-owned scratch space, which keeps the centres of a
+    /// territory map between queries.
+    pub fn line_of_sight_with(
+        &self,
+        a: SpaceId,
+        b: SpaceId,
+        blocks: impl Fn(TerrainId) -> bool,
+        scratch: &mut Scratch,
+    ) -> Option<bool> {
+        let geometry = self.cell_geometry()?;
+        if a as usize >= self.spaces.len() || b as usize >= self.spaces.len() {
+            return None;
+        }
+        if a == b {
+            return Some(true);
+        }
+        let from = self.sight_centre(a, geometry, scratch)?;
+        let to = self.sight_centre(b, geometry, scratch)?;
+        let direction = (i64::from(to.0) - i64::from(from.0), i64::from(to.1) - i64::from(from.1));
+        let clear = |side: i64| {
+            let line =
+                ShiftedLine { geometry, start: from, direction, shift: (-direction.1 * side, direction.0 * side) };
+            self.shifted_line_is_clear(&line, to, (a, b), &blocks)
+        };
+        Some(clear(1) || clear(-1))
+    }
+
+    /// The shape of the board's cells; `None` for boards without a lattice.
+    fn cell_geometry(&self) -> Option<CellGeometry> {
+        match self.topology {
+            Topology::Rings | Topology::Graph => None,
+            _ => Some(match self.topology.lattice()?.shape {
+                LatticeShape::Square { .. } => CellGeometry::Square,
+                LatticeShape::Hex(kind) => CellGeometry::Hex(kind),
+            }),
+        }
+    }
+
+    /// The cell a space is seen from (see [`Board::line_of_sight`]).
+    fn sight_centre(&self, space: SpaceId, geometry: CellGeometry, scratch: &mut Scratch) -> Option<GeometryCell> {
+        let lattice_cell = if matches!(self.topology, Topology::Territories { .. }) {
+            if scratch.sight.board != self.uid || scratch.sight.cells.len() != self.spaces.len() {
+                scratch.sight.cells = self.territory_centres();
+                scratch.sight.board = self.uid;
+            }
+            scratch.sight.cells[space as usize]?
+        } else {
+            let space = &self.spaces[space as usize];
+            (space.col, space.row)
+        };
+        Some(geometry.cell_at(lattice_cell.0, lattice_cell.1))
+    }
+
+    /// Each territory's cell nearest the mean of its cells' centres, the first in reading order
+    /// on a tie (cells are listed row by row).
+    fn territory_centres(&self) -> Vec<Option<(i32, i32)>> {
+        let mut best: Vec<Option<(f64, (i32, i32))>> = vec![None; self.spaces.len()];
+        let Some(lattice) = self.topology.lattice() else { return vec![None; self.spaces.len()] };
+        for cell in &self.cells {
+            let Some(space) = cell.space else { continue };
+            let [x, y] = lattice.position(cell.col, cell.row);
+            let [mean_x, mean_y] = self.spaces[space as usize].pos;
+            let distance = (f64::from(x) - f64::from(mean_x)).powi(2) + (f64::from(y) - f64::from(mean_y)).powi(2);
+            let slot = &mut best[space as usize];
+            if slot.is_none_or(|(nearest, _)| distance < nearest) {
+                *slot = Some((distance, (cell.col, cell.row)));
+            }
+        }
+        best.into_iter().map(|found| found.map(|(_, cell)| cell)).collect()
+    }
+
+    /// The space at a cell in geometry coordinates, if any.
+    fn space_at_cell(&self, geometry: CellGeometry, cell: GeometryCell) -> Option<SpaceId> {
+        let (col, row) = geometry.lattice_position(cell);
+        self.space_at(col, row)
+    }
+
+    /// Whether a wall on the link between two spaces blocks sight.
+    fn wall_blocks(&self, p: SpaceId, q: SpaceId, blocks: &impl Fn(TerrainId) -> bool) -> bool {
+        p != q && self.edge_between(p, q).and_then(|edge| self.edges[edge as usize].wall).is_some_and(blocks)
+    }
+
+    /// Follows one shifted line from cell to cell, across sides, until it reaches `to`; false at
+    /// the first blocking space or wall.
+    fn shifted_line_is_clear(
+        &self,
+        line: &ShiftedLine,
+        to: GeometryCell,
+        (a, b): (SpaceId, SpaceId),
+        blocks: &impl Fn(TerrainId) -> bool,
+    ) -> bool {
+        let geometry = line.geometry;
+        let mut current = line.start;
+        let Some((_, mut leaves)) = line.inside(current) else { return false };
+        let mut current_space = self.space_at_cell(geometry, current);
+        // The space before the current cell, and whether the current cell is only grazed at a
+        // corner the unshifted line runs through (it enters and leaves at the same point).
+        let mut previous_space: Option<SpaceId> = None;
+        let mut grazed = false;
+        // A line crosses at most two cells per column and row it spans, plus its ends.
+        let most_cells = 4 * (line.direction.0.unsigned_abs() + line.direction.1.unsigned_abs()) + 8;
+        for _ in 0..most_cells {
+            if current == to {
+                return true;
+            }
+            let next = geometry.side_neighbours().iter().find_map(|&(dx, dy)| {
+                let cell = (current.0 + dx, current.1 + dy);
+                let (enters, next_leaves) = line.inside(cell)?;
+                (enters.cmp(leaves) == Ordering::Equal).then_some((cell, enters, next_leaves))
+            });
+            // The line leaves every cell across a side into the next one; this cannot fail,
+            // and a failure would not pretend the way is clear.
+            let Some((next, enters, next_leaves)) = next else { return false };
+            let next_space = self.space_at_cell(geometry, next);
+            if let (Some(p), Some(q)) = (current_space, next_space)
+                && self.wall_blocks(p, q, blocks)
+            {
+                return false;
+            }
+            if grazed
+                && matches!(geometry, CellGeometry::Square)
+                && let (Some(p), Some(q)) = (previous_space, next_space)
+                && self.wall_blocks(p, q, blocks)
+            {
+                return false;
+            }
+            if let Some(q) = next_space
+                && q != a
+                && q != b
+                && blocks(self.spaces[q as usize].terrain)
+            {
+                return false;
+            }
+            grazed = enters.value * next_leaves.den == next_leaves.value * enters.den;
+            previous_space = current_space;
+            current_space = next_space;
+            current = next;
+            leaves = next_leaves;
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod sight_tests {
+    use super::super::{Cell, CellShape, Edge, Space};
+    use super::*;
+
+    /// A territory map of one row of square cells: `row[i]` is the territory (space) of cell
+    /// `i`, `None` for sea; territory `t` has terrain `t`. Each territory sits at the mean of
+    /// its cells, as generated maps place them.
+    fn territories(row: &[Option<u32>]) -> Board {
+        let count = row.iter().flatten().max().map_or(0, |t| t + 1);
+        let spaces = (0..count)
+            .map(|t| {
+                let columns: Vec<f32> =
+                    row.iter().enumerate().filter(|(_, s)| **s == Some(t)).map(|(c, _)| c as f32).collect();
+                Space {
+                    label: format!("T{t}"),
+                    pos: [columns.iter().sum::<f32>() / columns.len() as f32, 0.0],
+                    col: -1,
+                    row: -1,
+                    terrain: t as TerrainId,
+                    home: None,
+                    name: None,
+                }
+            })
+            .collect();
+        let cells = row.iter().enumerate().map(|(c, &space)| Cell { col: c as i32, row: 0, space }).collect();
+        let mut edges = Vec::new();
+        for pair in row.windows(2) {
+            if let [Some(a), Some(b)] = *pair
+                && a != b
+                && !edges.iter().any(|e: &Edge| (e.a, e.b) == (a.min(b), a.max(b)))
+            {
+                edges.push(Edge { a: a.min(b), b: a.max(b), wall: None, one_way: false });
+            }
+        }
+        let topology = Topology::Territories { columns: row.len() as u32, rows: 1, cell: CellShape::Square };
+        Board::assemble(topology, spaces, edges, cells).expect("a valid map")
+    }
+
+    #[test]
+    fn territories_are_seen_from_their_middle_cell_across_the_territories_between() {
+        // T0 T0 T1 T2 T2: T1 lies between the other two.
+        let map = territories(&[Some(0), Some(0), Some(1), Some(2), Some(2)]);
+        // T0's mean is halfway between its cells 0 and 1, T2's between 3 and 4: the first wins.
+        assert_eq!(map.territory_centres(), vec![Some((0, 0)), Some((2, 0)), Some((3, 0))]);
+        let t1_blocks = |terrain: TerrainId| terrain == 1;
+        assert_eq!(map.line_of_sight(0, 2, t1_blocks), Some(false));
+        assert_eq!(map.line_of_sight(2, 0, t1_blocks), Some(false));
+        assert_eq!(map.line_of_sight(0, 2, |_| false), Some(true));
+        // The ends never hide each other, nor does a territory hide itself.
+        let ends_block = |terrain: TerrainId| terrain != 1;
+        assert_eq!(map.line_of_sight(0, 2, ends_block), Some(true));
+        assert_eq!(map.line_of_sight(0, 1, t1_blocks), Some(true));
+        assert_eq!(map.line_of_sight(1, 1, t1_blocks), Some(true));
+    }
+
+    #[test]
+    fn sea_between_territories_hides_nothing() {
+        let map = territories(&[Some(0), None, None, Some(1)]);
+        assert_eq!(map.line_of_sight(0, 1, |_| true), Some(true));
+    }
+
+    #[test]
+    fn a_territory_is_seen_from_its_cell_nearest_its_mean_the_first_on_a_tie() {
+        // T0 has cells 0, 1 and 4 around T1's cells 2 and 3: its mean (5/3) lies in cell 2,
+        // which is T1's, so T0 is seen from the nearest of its own cells, 1.
+        let map = territories(&[Some(0), Some(0), Some(1), Some(1), Some(0), Some(2)]);
+        let mut scratch = Scratch::new();
+        let centres = map.territory_centres();
+        assert_eq!(centres, vec![Some((1, 0)), Some((2, 0)), Some((5, 0))]);
+        // From cell 1 to T2 at cell 5 the line crosses T1 (cells 2, 3) and T0's own cell 4.
+        assert_eq!(map.line_of_sight_with(0, 2, |terrain| terrain == 1, &mut scratch), Some(false));
+        assert_eq!(map.line_of_sight_with(0, 2, |terrain| terrain == 0, &mut scratch), Some(true));
+    }
+
+    #[test]
+    fn rings_and_graphs_have_no_line_of_sight() {
+        let spaces = (0..2)
+            .map(|i| Space {
+                label: format!("s{i}"),
+                pos: [i as f32, 0.0],
+                col: -1,
+                row: -1,
+                terrain: 0,
+                home: None,
+                name: None,
+            })
+            .collect();
+        let edges = vec![Edge { a: 0, b: 1, wall: None, one_way: false }];
+        let graph = Board::assemble(Topology::Graph, spaces, edges, Vec::new()).expect("a graph");
+        assert_eq!(graph.line_of_sight(0, 1, |_| false), None);
     }
 }

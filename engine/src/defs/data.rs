@@ -33,6 +33,12 @@ pub struct ModData {
     /// Numbers of the whole game, e.g. a countdown.
     #[serde(default)]
     pub vars: IndexMap<String, CounterDecl>,
+    /// Bounds of the named numbers items give (the `stats` of `[items]`), e.g.
+    /// `[item_stats.range] min = 1`. An item giving a number outside its bounds is refused when
+    /// the mod loads (and the editor offers only values within them); a number with no bounds
+    /// here may take any value.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub item_stats: IndexMap<String, StatBounds>,
     /// Kinds of pieces, each with a stat block.
     #[serde(default)]
     pub pieces: IndexMap<String, PieceKindDef>,
@@ -58,7 +64,9 @@ pub struct ModData {
     /// What a seat can do on its turn.
     #[serde(default)]
     pub actions: IndexMap<String, ActionDef>,
-    /// Effects that run by themselves when an event happens and a condition holds.
+    /// Effects that run by themselves when an event happens and a condition holds. The triggers
+    /// of one event run in the order written, then the Lua handlers registered for it
+    /// (`meeple.on`); none run once the game has an outcome.
     #[serde(default)]
     pub triggers: Vec<TriggerDef>,
     /// How seats drop out, and how a game is won or drawn.
@@ -157,9 +165,25 @@ pub struct CounterDef {
     /// The largest value; writes above it are lowered to it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max: Option<i64>,
-    /// Hidden numbers are not shown in the player's panels.
+    /// Hidden from the player window: its panels, tooltips, the number drawn on spaces and its
+    /// log leave the value out (variables are never shown there). Not a secret: every change is
+    /// still an event (`resource_changed`, `stat_changed`, `counter_changed`, `var_changed`)
+    /// that `meeple run`'s JSON, scenario tests and Lua hooks see, and the state's JSON lists the
+    /// value.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub hidden: bool,
+}
+
+/// The bounds of a named number that items give.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StatBounds {
+    /// The smallest value an item may give.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<i64>,
+    /// The largest value an item may give.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<i64>,
 }
 
 /// A kind of terrain.
@@ -181,7 +205,9 @@ pub struct TerrainDef {
     /// a wall terrain that is not `passable` blocks its edge.
     #[serde(default = "one")]
     pub move_cost: u32,
-    /// Whether this terrain blocks line of sight.
+    /// Whether this terrain blocks line of sight: `line_of_sight(a, b)` is false when a space
+    /// of it lies between `a` and `b`, or a wall of it stands across the line between them.
+    /// Nothing else reads it (movement does not: see `passable`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub blocks_sight: bool,
     /// Named numbers of this terrain, read in expressions through a space's terrain:
@@ -283,7 +309,12 @@ pub struct DeckDef {
     /// an empty draw pile simply gives no more cards.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub reshuffle: bool,
-    /// Whether a seat's hand of this deck is hidden from the other seats.
+    /// Whether a seat's hand of this deck is hidden from the other seats in the player window:
+    /// when some deck's is and several people share the screen, it shows a hand-over screen
+    /// before each person's turn. (The window shows only the hand of the person to move, and
+    /// the others' as counts, whatever this says.) The engine hides nothing: the rules
+    /// (`in_hand`), hooks (`game.hand`) and computer players read every hand, and the events
+    /// and `meeple run`'s JSON name every card drawn.
     #[serde(default = "yes")]
     pub hidden: bool,
 }
@@ -303,7 +334,11 @@ pub struct SeatsDef {
     /// spaces and pieces, takes no more turns, and still defends.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub allow_leaving: bool,
-    /// Who moves first: the first seat, or a seat drawn at random when the game starts.
+    /// Who moves first: the first seat, or a seat drawn at random when the game starts. Either
+    /// way play then goes round the seats in order. A drawn first seat comes from the game's
+    /// random stream, after `setup.effect`: the same seed starts with the same seat, and a saved
+    /// game (its seed) replays with it. A game whose first mover has an edge is fair with
+    /// `"random"`.
     #[serde(default)]
     pub first: FirstSeat,
     /// Sides (teams) seats play on. When empty, every seat is its own side. When given, the
@@ -339,7 +374,7 @@ pub enum FirstSeat {
     /// Seat 1.
     #[default]
     First,
-    /// A seat drawn from the game's random stream.
+    /// A seat drawn from the game's random stream, each as likely.
     Random,
 }
 
@@ -366,10 +401,14 @@ pub struct TurnDef {
     /// End a phase by itself when passing is the only legal action left.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub auto_pass: bool,
-    /// *Effect* at the start of every turn; `me` is the seat whose turn it is.
+    /// *Effect* at the start of every turn; `me` is the seat whose turn it is. It runs first,
+    /// then the first phase's `on_start`, then the `turn_start` triggers and Lua handlers. (A
+    /// scenario test's `g:set_turn` runs none of them.)
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub on_start: Vec<Stmt>,
-    /// *Effect* at the end of every turn; `me` is the seat whose turn ends.
+    /// *Effect* at the end of every turn; `me` is the seat whose turn ends. It runs before the
+    /// `turn_end` triggers and Lua handlers; when the turn ends by passing, after the last
+    /// phase's `on_end` (`end_turn()` skips the phase's `on_end`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub on_end: Vec<Stmt>,
     /// Rounds per match (a round is every playing seat taking one turn). 0: the game is one
@@ -422,10 +461,12 @@ pub struct PhaseDef {
     /// The label of passing this phase; the turn's `pass_label` when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pass_label: Option<String>,
-    /// *Effect* when the phase starts.
+    /// *Effect* when the phase starts (the first phase: at every turn's start, after the turn's
+    /// `on_start`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub on_start: Vec<Stmt>,
-    /// *Effect* when the phase ends.
+    /// *Effect* when the phase ends by passing (or `auto_pass`). Not when `end_turn()` ends the
+    /// turn early: then only the turn's `on_end` runs.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub on_end: Vec<Stmt>,
 }
@@ -593,18 +634,21 @@ pub struct TriggerDef {
 pub enum EventKind {
     /// After setup, before the first turn.
     GameStart,
-    /// A seat's turn begins (after the turn's `on_start`).
+    /// A seat's turn begins (after the turn's `on_start` and the first phase's `on_start`).
     TurnStart,
-    /// A seat's turn ends (after the turn's `on_end`).
+    /// A seat's turn ends (after the turn's `on_end`), before the next seat's turn starts.
     TurnEnd,
-    /// After every applied action, before end conditions are checked: a `draw()` here comes
-    /// before the `end.win` check of the same action (test a full board at `turn_start`).
+    /// After every action of the mod (a cancelled one too, but not passing or leaving), before
+    /// end conditions are checked and before a turn that `end_turn()` ended moves on: a
+    /// `draw()` here comes before the `end.win` check of the same action (test a full board at
+    /// `turn_start`).
     AfterAction,
     /// A seat dropped out (eliminated or left).
     SeatOut,
     /// A match ended (after the turn's `on_match_end`).
     MatchEnd,
-    /// The game ended.
+    /// The game ended: for Lua handlers only (`meeple.on`); a trigger on it is refused, since
+    /// the rules change nothing once the game has an outcome.
     GameEnd,
 }
 
@@ -712,8 +756,12 @@ pub struct IfBlock {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ForEachBlock {
-    /// What to loop over: `seat`, `space` or `piece` (no other kind); the loop variable has the
-    /// same name unless `as` names it.
+    /// What to loop over: `seat` (every seat, in the game or out of it), `space` (every space)
+    /// or `piece` (every piece in play, also one taken off the board with `piece.space = none`,
+    /// which the loops of formulas such as `count_of(piece, …)` skip); no other kind. In id
+    /// order; what the loop itself adds (a piece it places) is not visited, what it removes
+    /// before reaching it is not either. The loop variable has the same name unless `as` names
+    /// it.
     pub for_each: ParamKind,
     /// A name for the loop variable, so a loop inside a loop can still read the outer one's.
     #[serde(default, rename = "as", skip_serializing_if = "Option::is_none")]

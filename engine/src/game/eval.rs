@@ -31,6 +31,8 @@ pub(crate) trait Env {
     fn hook(&mut self, index: u16, args: &[Value]) -> Result<Value, RuleError>;
     /// The movement points of the cheapest walk between two spaces (see [`walk_cost`]).
     fn walk_cost(&mut self, from: u32, to: u32) -> Option<u32>;
+    /// Whether sight passes between two spaces (see [`line_of_sight`]).
+    fn line_of_sight(&mut self, a: u32, b: u32) -> bool;
     /// `chance`: the probability of the current action's success.
     fn chance(&mut self, frame: &[Value]) -> Result<f64, RuleError>;
     /// `expect(x)`: the mean of `x` over its dice and the action's rolls.
@@ -394,8 +396,8 @@ fn held(state: &GameState, value: Value) -> Option<super::state::HeldItem> {
 
 /// The most steps the loops of one outermost loop may take together, nested ones included: far
 /// beyond what a game needs (two loops nested over a board of 2,600 spaces take 6.8 million),
-/// well short of a hang (six nested over 69 spaces would take 10¹¹).
-pub const MAX_LOOP_STEPS: u64 = 50_000_000;
+/// and well short of a second of work (six nested over 69 spaces would take 10¹¹).
+pub const MAX_LOOP_STEPS: u64 = 10_000_000;
 
 thread_local! {
     /// Loops being run (nesting depth) and the steps taken since the outermost one began.
@@ -417,10 +419,101 @@ impl LoopSteps {
                 "the loops of one formula took more than {MAX_LOOP_STEPS} steps (loops nested too deep over the board?)"
             )));
         }
-        if !ListingWork::charge(steps as u64) {
-            return Err(ListingWork::exceeded_error());
-        }
+        charge_work(steps as u64)?;
         Ok(guard)
+    }
+}
+
+/// Counts `units` of the rules language's work — loop steps, spaces a board search visited,
+/// units `distribute` placed, the additions of an exact dice distribution (32 to a step) —
+/// against the limits of the work in progress on this thread: one action or game start
+/// ([`RulesWork`]) and one listing ([`ListingWork`]).
+pub(crate) fn charge_work(units: u64) -> Result<(), RuleError> {
+    note_work(units);
+    if !RulesWork::charge(units) {
+        return Err(RulesWork::exceeded_error());
+    }
+    if !ListingWork::charge(units) {
+        return Err(ListingWork::exceeded_error());
+    }
+    Ok(())
+}
+
+thread_local! {
+    /// All the rules' work counted on this thread so far, whatever limit it counted against.
+    static WORK_DONE: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+pub(crate) fn note_work(units: u64) {
+    WORK_DONE.set(WORK_DONE.get().wrapping_add(units));
+}
+
+/// The rules' work counted on this thread so far (loop steps, candidates listed, spaces searched…):
+/// the difference between two readings is the work done in between, as a computer player that
+/// budgets its look-ahead reads it.
+pub(crate) fn work_done() -> u64 {
+    WORK_DONE.get()
+}
+
+/// The spaces the board searches of this thread have visited since `before`, as work.
+fn charge_searches(before: u64) -> Result<(), RuleError> {
+    charge_work(crate::board::searched().wrapping_sub(before))
+}
+
+/// The most work the rules of one action may do, every formula, effect, trigger and board
+/// search it sets off together (and the same for one game's start): counted, so an action that
+/// does too much fails the same way on every machine, in about a second at most.
+pub const MAX_ACTION_STEPS: u64 = 10_000_000;
+
+thread_local! {
+    /// The work of the action in progress on this thread, if any: steps, and whether the limit
+    /// was passed.
+    static ACTION_WORK: std::cell::Cell<Option<(u64, bool)>> = const { std::cell::Cell::new(None) };
+}
+
+/// Counts the rules' work of one action (or game start) against [`MAX_ACTION_STEPS`] while it
+/// lives; like [`ListingWork`], an inner one counts into the outermost.
+pub(crate) struct RulesWork {
+    outermost: bool,
+}
+
+impl RulesWork {
+    pub(crate) fn begin() -> Self {
+        let outermost = ACTION_WORK.get().is_none();
+        if outermost {
+            ACTION_WORK.set(Some((0, false)));
+        }
+        RulesWork { outermost }
+    }
+
+    /// Adds `units`; `false` once the limit is passed. Outside an action nothing is counted.
+    #[inline]
+    fn charge(units: u64) -> bool {
+        match ACTION_WORK.get() {
+            None => true,
+            Some((taken, exceeded)) => {
+                let taken = taken.saturating_add(units);
+                let exceeded = exceeded || taken > MAX_ACTION_STEPS;
+                ACTION_WORK.set(Some((taken, exceeded)));
+                !exceeded
+            }
+        }
+    }
+
+    fn exceeded_error() -> RuleError {
+        RuleError::new(format!(
+            "the rules of one action (or of the game's start) took more than {MAX_ACTION_STEPS} steps together \
+             (loop steps, spaces searched, units distributed, dice worked out exactly): loops nested too deep \
+             over the board?"
+        ))
+    }
+}
+
+impl Drop for RulesWork {
+    fn drop(&mut self) {
+        if self.outermost {
+            ACTION_WORK.set(None);
+        }
     }
 }
 
@@ -627,15 +720,27 @@ fn call<E: Env>(env: &mut E, func: Func, args: &[Expr], frame: &[Value]) -> Resu
             v => Value::Int(v.as_int().saturating_abs()),
         },
         Func::Clamp => {
-            let (x, lo, hi) = (arg(env, 0)?.as_int(), arg(env, 1)?.as_int(), arg(env, 2)?.as_int());
-            Value::Int(if lo > hi { lo } else { x.clamp(lo, hi) })
+            let (x, lo, hi) = (arg(env, 0)?, arg(env, 1)?, arg(env, 2)?);
+            if [x, lo, hi].iter().any(|v| matches!(v, Value::Num(_))) {
+                let (x, lo, hi) = (x.as_num(), lo.as_num(), hi.as_num());
+                // As for whole numbers: a low bound above the high one wins.
+                Value::Num(if lo > hi { lo } else { x.max(lo).min(hi) })
+            } else {
+                let (x, lo, hi) = (x.as_int(), lo.as_int(), hi.as_int());
+                Value::Int(if lo > hi { lo } else { x.clamp(lo, hi) })
+            }
         }
         Func::Owned => match arg(env, 0)?.as_seat() {
             Some(seat) => Value::Int(i64::from(env.state().owned_count(seat))),
             None => Value::Int(0),
         },
         Func::LargestGroup => match arg(env, 0)?.as_seat() {
-            Some(seat) => Value::Int(i64::from(env.largest_group(seat))),
+            Some(seat) => {
+                let before = crate::board::searched();
+                let size = env.largest_group(seat);
+                charge_searches(before)?;
+                Value::Int(i64::from(size))
+            }
             None => Value::Int(0),
         },
         Func::Adjacent => {
@@ -647,16 +752,29 @@ fn call<E: Env>(env: &mut E, func: Func, args: &[Expr], frame: &[Value]) -> Resu
         }
         Func::Distance => {
             let (a, b) = (arg(env, 0)?.as_space(), arg(env, 1)?.as_space());
-            Value::Int(match (a, b) {
+            let before = crate::board::searched();
+            let distance = match (a, b) {
                 (Some(a), Some(b)) => env.state().board.distance(a, b).map_or(-1, i64::from),
                 _ => -1,
-            })
+            };
+            charge_searches(before)?;
+            Value::Int(distance)
         }
         Func::WalkDistance => {
             let (a, b) = (arg(env, 0)?.as_space(), arg(env, 1)?.as_space());
-            Value::Int(match (a, b) {
+            let before = crate::board::searched();
+            let cost = match (a, b) {
                 (Some(a), Some(b)) => env.walk_cost(a, b).map_or(-1, i64::from),
                 _ => -1,
+            };
+            charge_searches(before)?;
+            Value::Int(cost)
+        }
+        Func::LineOfSight => {
+            let (a, b) = (arg(env, 0)?.as_space(), arg(env, 1)?.as_space());
+            Value::Bool(match (a, b) {
+                (Some(a), Some(b)) => env.line_of_sight(a, b),
+                _ => false,
             })
         }
         Func::SpaceByLabel(index) => {
@@ -789,6 +907,14 @@ pub(crate) fn walk_cost(rules: &Ruleset, state: &GameState, scratch: &mut Scratc
     state.board.walk_cost(from, to, |space, edge| step_cost(rules, state, space, edge), scratch)
 }
 
+/// Whether a straight line between the centres of two spaces passes no space and crosses no
+/// wall whose terrain has `blocks_sight`; false where the board cannot say (the compiler refuses
+/// `line_of_sight` on boards without cells).
+pub(crate) fn line_of_sight(rules: &Ruleset, state: &GameState, scratch: &mut Scratch, a: u32, b: u32) -> bool {
+    let blocks = |terrain: u16| rules.terrain.get(terrain as usize).is_some_and(|info| info.blocks_sight);
+    state.board.line_of_sight_with(a, b, blocks, scratch).unwrap_or(false)
+}
+
 /// The size of a seat's largest connected group of spaces.
 pub(crate) fn largest_group(state: &GameState, scratch: &mut Scratch, seat: u8) -> u32 {
     if state.owned_count(seat) == 0 {
@@ -815,6 +941,10 @@ impl Env for WriteCx<'_> {
 
     fn walk_cost(&mut self, from: u32, to: u32) -> Option<u32> {
         walk_cost(self.rules, self.state, self.scratch, from, to)
+    }
+
+    fn line_of_sight(&mut self, a: u32, b: u32) -> bool {
+        line_of_sight(self.rules, self.state, self.scratch, a, b)
     }
 
     fn roll(&mut self, count: i64, sides: i64, mode: DiceMode) -> Result<i64, RuleError> {
@@ -894,6 +1024,11 @@ impl Env for WriteCx<'_> {
             return Err(RuleError::new(format!(
                 "distribute would place {wanted} units one by one; at most {MAX_DISTRIBUTED} are placed in one go"
             )));
+        }
+        // Each unit is a draw and a step: counted with the action's other work.
+        if let Err(error) = charge_work(amount.min(room).max(0) as u64 + eligible.len() as u64) {
+            self.space_buffer = eligible;
+            return Err(error);
         }
         let recording = self.events.enabled();
         let mut before = Vec::new();
@@ -1230,6 +1365,10 @@ impl Env for ReadCx<'_> {
 
     fn walk_cost(&mut self, from: u32, to: u32) -> Option<u32> {
         walk_cost(self.rules, self.state, self.scratch, from, to)
+    }
+
+    fn line_of_sight(&mut self, a: u32, b: u32) -> bool {
+        line_of_sight(self.rules, self.state, self.scratch, a, b)
     }
 
     fn roll(&mut self, _count: i64, _sides: i64, _mode: DiceMode) -> Result<i64, RuleError> {

@@ -251,7 +251,10 @@ fn enumerate<S: Sink>(
     let state: &GameState = cx.state;
     // Every candidate a source offers is counted before it is tried, those a fast filter
     // rejects included: that loop is the work. Past the listing's limit, everything stops.
-    let charge = |candidates: usize| eval::ListingWork::charge(candidates as u64);
+    let charge = |candidates: usize| {
+        eval::note_work(candidates as u64);
+        eval::ListingWork::charge(candidates as u64)
+    };
     match &param.source {
         ParamSource::AllSpaces => {
             if !charge(state.owners.len()) {
@@ -479,6 +482,11 @@ fn consider_candidate<S: Sink>(
     frame: &mut [Value],
     out: &mut S,
 ) -> bool {
+    // A filter that passed the listing's limit failed quietly (the candidate is left out):
+    // everything stops here, and `list` reports the limit.
+    if eval::ListingWork::exceeded() {
+        return true;
+    }
     let value = arg_value(param.kind, raw);
     frame[1 + depth] = value;
     let passes = match param.fast {

@@ -37,28 +37,50 @@ use crate::rules::ir::Value;
 ///
 /// One pointer wide, so `Result<Value, RuleError>` stays as small as a value: every node of the
 /// evaluator returns one.
+///
+/// One kind is not the rules' error at all: [`RuleError::is_out_of_time`], a hook stopped by the
+/// wall-clock watchdog. A replay on another machine would not meet it, so it must never count as
+/// a refused action: whoever gets one stops the whole command or game.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
+#[error("{}", self.inner.message)]
 pub struct RuleError {
-    message: Box<String>,
+    inner: Box<RuleErrorInner>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct RuleErrorInner {
+    message: String,
+    out_of_time: bool,
 }
 
 impl RuleError {
     pub fn new(message: impl Into<String>) -> Self {
-        Self { message: Box::new(message.into()) }
+        Self { inner: Box::new(RuleErrorInner { message: message.into(), out_of_time: false }) }
+    }
+
+    /// A hook stopped by the wall-clock watchdog (`lua::sandbox::WATCHDOG`) while still under its
+    /// counted limits: the machine was too slow, or the mod did work the counters cannot see.
+    pub fn out_of_time(message: impl Into<String>) -> Self {
+        Self { inner: Box::new(RuleErrorInner { message: message.into(), out_of_time: true }) }
+    }
+
+    /// Whether this is the watchdog's stop ([`RuleError::out_of_time`]), which depends on the
+    /// machine, not on the game: fatal for the command or game, never a refused action.
+    pub fn is_out_of_time(&self) -> bool {
+        self.inner.out_of_time
     }
 
     /// What went wrong, with the rule that raised it.
     pub fn message(&self) -> &str {
-        &self.message
+        &self.inner.message
     }
 
     /// Prefixes the rule that was running, e.g. `actions.attack.effect`, and where it is written
     /// when the mod was loaded from files: `rules.toml:12:10 actions.attack.effect: …`.
     pub fn context(mut self, rules: &Ruleset, rule: &str) -> Self {
-        *self.message = match rules.rule_location(rule) {
-            Some(location) => format!("{location} {rule}: {}", self.message),
-            None => format!("{rule}: {}", self.message),
+        self.inner.message = match rules.rule_location(rule) {
+            Some(location) => format!("{location} {rule}: {}", self.inner.message),
+            None => format!("{rule}: {}", self.inner.message),
         };
         self
     }
@@ -87,6 +109,14 @@ pub enum ActionError {
     AwaitingChoice(String),
     #[error("the rules failed: {0}")]
     Rule(#[from] RuleError),
+}
+
+impl ActionError {
+    /// Whether the action was stopped by the wall-clock watchdog ([`RuleError::is_out_of_time`])
+    /// rather than refused: the command or game must stop, since a replay would not stop there.
+    pub fn is_out_of_time(&self) -> bool {
+        matches!(self, ActionError::Rule(error) if error.is_out_of_time())
+    }
 }
 
 /// Who sits at each seat and how a game starts.
@@ -209,6 +239,14 @@ impl Engine {
         &self.rules
     }
 
+    /// The work this engine's thread has done so far, counted: the rules' steps (loop steps,
+    /// candidates listed, spaces searched) and a tenth of its hooks' Lua instructions (an
+    /// instruction costs about a tenth of a step). A computer player that looks ahead budgets
+    /// by the difference between two readings, so its effort never depends on time.
+    pub fn work_done(&self) -> u64 {
+        eval::work_done() + self.hooks.as_ref().map_or(0, |hooks| hooks.instructions_done() / 10)
+    }
+
     /// The Lua hook runtime, when the mod has hooks.
     pub fn hooks_mut(&mut self) -> Option<&mut HookRuntime> {
         self.hooks.as_mut()
@@ -307,6 +345,7 @@ impl Engine {
             script_data: Default::default(),
             owned: vec![0; seat_count],
             forced_faces: Default::default(),
+            forced_random: Default::default(),
         };
         // Every game starts with the hooks as their files leave them: what a hook kept in Lua
         // variables of its own during an earlier game of this engine must not reach this one
@@ -316,6 +355,7 @@ impl Engine {
             self.hooks = Some(HookRuntime::new(rules.clone())?);
         }
         self.games_started += 1;
+        let _work = eval::RulesWork::begin();
         if let Some(hooks) = self.hooks.as_mut() {
             hooks.begin_work();
         }
@@ -392,10 +432,25 @@ impl Engine {
         state: &GameState,
         mut visit: impl FnMut(Action, Option<(f64, Option<f64>)>),
     ) -> Result<(), RuleError> {
-        let Engine { rules, scratch, frame, odds, score_frame, score_scratch, .. } = self;
-        let mut sink =
-            ScoringSink { rules, state, odds, frame: score_frame, scratch: score_scratch, visit: &mut visit };
+        let Engine { rules, scratch, frame, odds, score_frame, score_scratch, hooks, .. } = self;
+        // One decision is one piece of work for the hooks its scores call.
+        if let Some(hooks) = hooks.as_mut() {
+            hooks.begin_work();
+        }
+        let mut sink = ScoringSink {
+            rules,
+            state,
+            odds,
+            frame: score_frame,
+            scratch: score_scratch,
+            hooks: hooks.as_mut(),
+            visit: &mut visit,
+            error: None,
+        };
         let found = legal::list(rules, state, scratch, frame, &mut sink)?;
+        if let Some(error) = sink.error {
+            return Err(error);
+        }
         legal::list_pass_and_leave(rules, state, found, &mut Unscored(&mut visit));
         Ok(())
     }
@@ -425,6 +480,8 @@ impl Engine {
             return Err(ActionError::NotYourTurn(seat + 1));
         }
         legal::check(self, state, seat, action)?;
+        // One action is one piece of counted work, for its rules and for its hooks.
+        let _work = eval::RulesWork::begin();
         if let Some(hooks) = self.hooks.as_mut() {
             hooks.begin_work();
         }
@@ -590,8 +647,11 @@ impl Engine {
     /// steps, before its roll: the figures that read neither the rolls nor the `after_roll`
     /// choices (chances, expectations); once rolled: the figures that read the rolls (what this
     /// roll does to each choice).
-    pub fn preview(&mut self, state: &GameState, action: &Action) -> Vec<(String, f64)> {
-        let ActionKind::Rule(index) = action.kind else { return Vec::new() };
+    ///
+    /// Previews may call Lua hooks, read-only; a figure whose formula fails is an error naming
+    /// it, never a figure left out.
+    pub fn preview(&mut self, state: &GameState, action: &Action) -> Result<Vec<(String, f64)>, RuleError> {
+        let ActionKind::Rule(index) = action.kind else { return Ok(Vec::new()) };
         let rules = self.rules.clone();
         let rule = &rules.actions[index as usize];
         let rolled = state.turn.pending.as_ref().is_some_and(|p| p.action == index);
@@ -601,31 +661,57 @@ impl Engine {
             |expr: &crate::rules::ir::Expr| (0..rule.rolls.len()).any(|i| expr.uses_slot(rule.roll_slot(i)));
         let reads_later_choice =
             |expr: &crate::rules::ir::Expr| (rule.before_roll..rule.params.len()).any(|i| expr.uses_slot(1 + i as u16));
+        if let Some(hooks) = self.hooks.as_mut() {
+            hooks.begin_work();
+        }
         let mut odds = odds::OddsCx { cache: &mut self.odds, action: index };
-        let mut cx =
-            eval::ReadCx { rules: &rules, state, scratch: &mut self.scratch, odds: Some(&mut odds), hooks: None };
+        let mut cx = eval::ReadCx {
+            rules: &rules,
+            state,
+            scratch: &mut self.scratch,
+            odds: Some(&mut odds),
+            hooks: self.hooks.as_mut(),
+        };
         rule.preview
             .iter()
             .filter(|(_, expr)| {
                 !rule.is_staged()
                     || if rolled { reads_rolls(expr) } else { !reads_rolls(expr) && !reads_later_choice(expr) }
             })
-            .filter_map(|(label, expr)| eval::eval(&mut cx, expr, &frame).ok().map(|v| (label.clone(), v.as_num())))
+            .map(|(label, expr)| match eval::eval(&mut cx, expr, &frame) {
+                Ok(value) => Ok((label.clone(), value.as_num())),
+                Err(error) => Err(error.context(&rules, &format!("actions.{}.preview.{label}", rule.id))),
+            })
             .collect()
     }
 
     /// The computer-player score of an action (`ai.score`), and the action's minimum score.
-    pub fn ai_score(&mut self, state: &GameState, action: &Action) -> Option<(f64, Option<f64>)> {
-        score_action(&self.rules, state, &mut self.odds, &mut self.score_frame, &mut self.score_scratch, action)
+    /// Scores may call Lua hooks, read-only; a score that fails is an error naming it.
+    pub fn ai_score(&mut self, state: &GameState, action: &Action) -> Result<Option<(f64, Option<f64>)>, RuleError> {
+        if let Some(hooks) = self.hooks.as_mut() {
+            hooks.begin_work();
+        }
+        score_action(
+            &self.rules,
+            state,
+            &mut self.odds,
+            &mut self.score_frame,
+            &mut self.score_scratch,
+            self.hooks.as_mut(),
+            action,
+        )
     }
 
     /// How well `seat` stands, for computer players that look ahead: the mod's `end.score`,
     /// else its `end.draw_shares` (how a drawn game would be split), else the number of spaces
-    /// the seat owns. A formula that fails counts as 0.
-    pub fn standing(&mut self, state: &GameState, seat: u8) -> f64 {
+    /// the seat owns. A formula that fails is an error naming it.
+    pub fn standing(&mut self, state: &GameState, seat: u8) -> Result<f64, RuleError> {
         let end = &self.rules.end;
-        let Some(formula) = self.rules.ai_standing.as_ref().or(end.score.as_ref()).or(end.draw_shares.as_ref()) else {
-            return f64::from(state.owned_count(seat));
+        let (formula, rule) = match (&self.rules.ai_standing, &end.score, &end.draw_shares) {
+            (Some(formula), _, _) => (formula, "ai.standing"),
+            (None, Some(formula), _) => (formula, "end.score"),
+            (None, None, Some(formula)) => (formula, "end.draw_shares"),
+            (None, None, None) => return Ok(f64::from(state.owned_count(seat))),
         };
         let mut frame = [Value::Nil; 8];
         frame[0] = Value::Seat(state.turn.seat);
@@ -643,7 +729,7 @@ impl Engine {
             odds: None,
             hooks: self.hooks.as_mut(),
         };
-        eval::eval(&mut cx, &formula.expr, frame).map_or(0.0, Value::as_num)
+        eval::eval(&mut cx, &formula.expr, frame).map(Value::as_num).map_err(|error| error.context(&self.rules, rule))
     }
 
     /// The computer-player scores of many actions at once: `out[i]` is `ai_score(state, legal[i])`.
@@ -657,6 +743,9 @@ impl Engine {
     ) -> Result<(), RuleError> {
         out.clear();
         let _work = eval::ListingWork::begin();
+        if let Some(hooks) = self.hooks.as_mut() {
+            hooks.begin_work();
+        }
         for action in legal {
             out.push(score_action(
                 &self.rules,
@@ -664,8 +753,9 @@ impl Engine {
                 &mut self.odds,
                 &mut self.score_frame,
                 &mut self.score_scratch,
+                self.hooks.as_mut(),
                 action,
-            ));
+            )?);
             if eval::ListingWork::exceeded() {
                 let rule = match action.kind {
                     ActionKind::Rule(index) => format!("actions.{}.ai", self.rules.actions[index as usize].id),
@@ -700,17 +790,18 @@ fn score_action(
     odds: &mut odds::OddsCache,
     frame: &mut Vec<Value>,
     scratch: &mut Scratch,
+    hooks: Option<&mut HookRuntime>,
     action: &Action,
-) -> Option<(f64, Option<f64>)> {
-    let ActionKind::Rule(index) = action.kind else { return None };
+) -> Result<Option<(f64, Option<f64>)>, RuleError> {
+    let ActionKind::Rule(index) = action.kind else { return Ok(None) };
     let rule = &rules.actions[index as usize];
     // `score = "chance"` on a two-dice contest already in the table: a lookup from the arguments.
     if rule.ai_score_is_chance
         && let Some(p) = odds.known_contest_chance(state, index, &action.args)
     {
-        return Some((p, rule.ai_min));
+        return Ok(Some((p, rule.ai_min)));
     }
-    score_action_by_eval(rules, state, odds, frame, scratch, index, action)
+    score_action_by_eval(rules, state, odds, frame, scratch, hooks, index, action)
 }
 
 /// [`score_action`] through the evaluator: out of line, so the table lookup above stays small
@@ -722,21 +813,29 @@ fn score_action_by_eval(
     odds: &mut odds::OddsCache,
     frame: &mut Vec<Value>,
     scratch: &mut Scratch,
+    hooks: Option<&mut HookRuntime>,
     index: u16,
     action: &Action,
-) -> Option<(f64, Option<f64>)> {
+) -> Result<Option<(f64, Option<f64>)>, RuleError> {
     let rule = &rules.actions[index as usize];
     let awaiting = state.turn.pending.as_ref().is_some_and(|p| p.action == index);
-    let score = if rule.is_staged() && !awaiting { rule.ai_start_score.as_ref() } else { rule.ai_score.as_ref() };
+    let starting = rule.is_staged() && !awaiting;
+    let score = if starting { rule.ai_start_score.as_ref() } else { rule.ai_score.as_ref() };
     let Some(score) = score else {
         // A staged action without a start score is worth starting at 0, like an unscored one.
-        return rule.ai_score.as_ref().map(|_| (0.0, rule.ai_min));
+        return Ok(rule.ai_score.as_ref().map(|_| (0.0, rule.ai_min)));
     };
     legal::fill_frame(frame, rule, state.turn.seat, action);
     legal::fill_pending_rolls(frame, rule, index, state);
     let mut odds = odds::OddsCx { cache: odds, action: index };
-    let mut cx = eval::ReadCx { rules, state, scratch, odds: Some(&mut odds), hooks: None };
-    eval::eval(&mut cx, score, frame).ok().map(|v| (v.as_num(), rule.ai_min))
+    let mut cx = eval::ReadCx { rules, state, scratch, odds: Some(&mut odds), hooks };
+    match eval::eval(&mut cx, score, frame) {
+        Ok(value) => Ok(Some((value.as_num(), rule.ai_min))),
+        Err(error) => {
+            let key = if starting { "start_score" } else { "score" };
+            Err(error.context(rules, &format!("actions.{}.ai.{key}", rule.id)))
+        }
+    }
 }
 
 /// Hands passing and leaving, which have no score, to a visitor.
@@ -756,15 +855,26 @@ struct ScoringSink<'a, F: FnMut(Action, Option<(f64, Option<f64>)>)> {
     odds: &'a mut odds::OddsCache,
     frame: &'a mut Vec<Value>,
     scratch: &'a mut Scratch,
+    hooks: Option<&'a mut HookRuntime>,
     visit: &'a mut F,
+    /// The first score that failed: the listing stops there and the decision fails with it.
+    error: Option<RuleError>,
 }
 
 impl<F: FnMut(Action, Option<(f64, Option<f64>)>)> legal::Sink for ScoringSink<'_, F> {
     #[inline]
     fn take(&mut self, action: Action) -> bool {
-        let score = score_action(self.rules, self.state, self.odds, self.frame, self.scratch, &action);
-        (self.visit)(action, score);
-        false
+        let hooks = self.hooks.as_deref_mut();
+        match score_action(self.rules, self.state, self.odds, self.frame, self.scratch, hooks, &action) {
+            Ok(score) => {
+                (self.visit)(action, score);
+                false
+            }
+            Err(error) => {
+                self.error = Some(error);
+                true
+            }
+        }
     }
 }
 

@@ -80,6 +80,8 @@ impl Dist {
                 if (count * (sides - 1) + 1) as usize > MAX_OUTCOMES || work > MAX_CONVOLUTION_STEPS {
                     return Err(RuleError::new(format!("{count}d{sides} has too many outcomes to compute exactly")));
                 }
+                // An addition is much cheaper than a loop step: 32 of them count as one.
+                super::eval::charge_work(work as u64 / 32)?;
                 // Convolve one die at a time; probs[i] is the chance of sum count_so_far + i.
                 let mut probs = vec![1.0];
                 for _ in 0..count {

@@ -117,9 +117,22 @@ pub enum Outcome {
     Draw { shares: Vec<(u8, i64)> },
 }
 
-/// Plain data a Lua hook keeps between calls (no functions, no userdata), saved with the game.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
+/// Plain data a Lua hook keeps between calls (no functions, no userdata), saved with the game:
+/// `game.get` gives back exactly what `game.put` kept. A Lua table becomes a [`List`] when it is
+/// a sequence (keys 1..n), a [`Map`] when every key is a string, and a [`Table`] otherwise
+/// (integer keys that are not a sequence, or keys of both kinds: `{[2] = …, ["2"] = …}` keeps
+/// both).
+///
+/// In a save, lists and maps are JSON arrays and objects (as they always were); a `Table` is an
+/// object whose only key is [`TABLE_MARKER`], holding `[key, value]` pairs, so an older save
+/// reads as it did. A string-keyed table holding the marker itself is kept as a `Table` too, so
+/// no map can be read back as one.
+///
+/// [`List`]: ScriptValue::List
+/// [`Map`]: ScriptValue::Map
+/// [`Table`]: ScriptValue::Table
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(from = "SavedScriptValue")]
 pub enum ScriptValue {
     Bool(bool),
     Int(i64),
@@ -127,6 +140,85 @@ pub enum ScriptValue {
     Text(String),
     List(Vec<ScriptValue>),
     Map(BTreeMap<String, ScriptValue>),
+    Table(BTreeMap<ScriptKey, ScriptValue>),
+}
+
+/// A key of a [`ScriptValue::Table`]: integers first, in order, then strings.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ScriptKey {
+    Int(i64),
+    Text(String),
+}
+
+/// The one key of the JSON object that stands for a [`ScriptValue::Table`] in a save.
+pub const TABLE_MARKER: &str = "$table";
+
+/// [`ScriptValue`] as a save holds it, before a marked object is read as a table.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum SavedScriptValue {
+    Bool(bool),
+    Int(i64),
+    Num(f64),
+    Text(String),
+    List(Vec<ScriptValue>),
+    Map(BTreeMap<String, ScriptValue>),
+}
+
+impl From<SavedScriptValue> for ScriptValue {
+    fn from(saved: SavedScriptValue) -> Self {
+        match saved {
+            SavedScriptValue::Bool(b) => ScriptValue::Bool(b),
+            SavedScriptValue::Int(n) => ScriptValue::Int(n),
+            SavedScriptValue::Num(x) => ScriptValue::Num(x),
+            SavedScriptValue::Text(s) => ScriptValue::Text(s),
+            SavedScriptValue::List(items) => ScriptValue::List(items),
+            SavedScriptValue::Map(map) => match marked_table(&map) {
+                Some(table) => ScriptValue::Table(table),
+                None => ScriptValue::Map(map),
+            },
+        }
+    }
+}
+
+/// The table a `{"$table": [[key, value], …]}` object stands for; `None` for any other object.
+fn marked_table(map: &BTreeMap<String, ScriptValue>) -> Option<BTreeMap<ScriptKey, ScriptValue>> {
+    let (key, ScriptValue::List(pairs)) = map.iter().next()? else { return None };
+    if map.len() != 1 || key != TABLE_MARKER {
+        return None;
+    }
+    pairs
+        .iter()
+        .map(|pair| match pair {
+            ScriptValue::List(pair) => match pair.as_slice() {
+                [ScriptValue::Int(n), value] => Some((ScriptKey::Int(*n), value.clone())),
+                [ScriptValue::Text(s), value] => Some((ScriptKey::Text(s.clone()), value.clone())),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+impl Serialize for ScriptValue {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        match self {
+            ScriptValue::Bool(b) => serializer.serialize_bool(*b),
+            ScriptValue::Int(n) => serializer.serialize_i64(*n),
+            ScriptValue::Num(x) => serializer.serialize_f64(*x),
+            ScriptValue::Text(s) => serializer.serialize_str(s),
+            ScriptValue::List(items) => serializer.collect_seq(items),
+            ScriptValue::Map(map) => serializer.collect_map(map),
+            ScriptValue::Table(table) => {
+                let mut object = serializer.serialize_map(Some(1))?;
+                let pairs: Vec<(&ScriptKey, &ScriptValue)> = table.iter().collect();
+                object.serialize_entry(TABLE_MARKER, &pairs)?;
+                object.end()
+            }
+        }
+    }
 }
 
 /// Everything about one game in progress. Two states are the same game exactly when their
@@ -154,6 +246,10 @@ pub struct GameState {
     /// Die faces a scenario test forces, used before the random stream (never in real games).
     #[serde(skip)]
     pub forced_faces: VecDeque<u32>,
+    /// Numbers a scenario test forces `game.random` to answer, before the random stream (never
+    /// in real games).
+    #[serde(skip)]
+    pub forced_random: VecDeque<i64>,
 }
 
 impl GameState {
@@ -245,6 +341,7 @@ impl GameState {
             script_data: BTreeMap::new(),
             owned: Vec::new(),
             forced_faces: VecDeque::new(),
+            forced_random: VecDeque::new(),
         }
     }
 

@@ -15,7 +15,7 @@ use crate::defs::EventKind;
 use crate::diag::{MAX_ECHOED_CHARS, did_you_mean, shown};
 use crate::game::changes;
 use crate::game::events::Event;
-use crate::game::state::{NO_SEAT, NO_SPACE, ScriptValue, SeatStatus};
+use crate::game::state::{NO_SEAT, NO_SPACE, ScriptKey, ScriptValue, SeatStatus, TABLE_MARKER};
 
 type LuaResult<T> = mlua::Result<T>;
 
@@ -448,7 +448,17 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
         writable(c, "random")?;
         let low = int_arg(&arg(&a, 0), "random")?;
         let high = int_arg(&arg(&a, 1), "random")?;
-        one(lua, c.state.rng.range_inclusive(low, high))
+        // A scenario test's forced numbers come first (`g:force_random`), as forced dice do.
+        match c.state.forced_random.front().copied() {
+            Some(forced) if low <= forced && forced <= high => {
+                c.state.forced_random.pop_front();
+                one(lua, forced)
+            }
+            Some(forced) => {
+                err(format!("random({low}, {high}): the test forced {forced}, which is not between {low} and {high}"))
+            }
+            None => one(lua, c.state.rng.range_inclusive(low, high)),
+        }
     }));
     lua.globals().raw_set("game", game)?;
 
@@ -510,8 +520,17 @@ fn data_size(value: &ScriptValue) -> usize {
             ScriptValue::Text(s) => s.len(),
             ScriptValue::List(items) => items.iter().map(data_size).sum(),
             ScriptValue::Map(map) => map.iter().map(|(k, v)| k.len() + data_size(v)).sum(),
+            ScriptValue::Table(table) => table.iter().map(|(k, v)| key_size(k) + data_size(v)).sum(),
             _ => 0,
         }
+}
+
+/// What a key of a table counts for in [`data_size`].
+fn key_size(key: &ScriptKey) -> usize {
+    match key {
+        ScriptKey::Int(_) => 8,
+        ScriptKey::Text(s) => s.len(),
+    }
 }
 
 /// How many values kept data holds, itself included.
@@ -519,14 +538,30 @@ fn data_values(value: &ScriptValue) -> usize {
     1 + match value {
         ScriptValue::List(items) => items.iter().map(data_values).sum(),
         ScriptValue::Map(map) => map.values().map(data_values).sum(),
+        ScriptValue::Table(table) => table.values().map(data_values).sum(),
         _ => 0,
     }
 }
 
-/// Lua data as kept data. `size` (the game's data already kept) grows with what is converted,
-/// and conversion stops once it passes [`MAX_DATA_SIZE`], so that a table holding the same
-/// table twice at every level cannot make it copy for ever, and a huge table is not walked
-/// whole; `path` holds the tables being converted, so a table holding itself is refused.
+/// Lua text as kept text: saves are UTF-8 JSON, and text changed on the way would not be what
+/// was stored.
+fn kept_text(s: &mlua::LuaString, what: &str) -> LuaResult<String> {
+    match s.to_str() {
+        Ok(text) => Ok(text.to_string()),
+        Err(_) => err(format!(
+            "game.put: {what} {} is not UTF-8 text, and only UTF-8 text can be kept",
+            show_value(&LuaValue::String(s.clone()))
+        )),
+    }
+}
+
+/// Lua data as kept data, exactly: sequences as lists, string-keyed tables as maps, any other
+/// table with its integer and string keys as they are. `size` (the game's data already kept)
+/// grows with what is converted, and conversion stops once it passes [`MAX_DATA_SIZE`], so that
+/// a table holding the same table twice at every level cannot make it copy for ever, and a huge
+/// table is not walked whole; `path` holds the tables being converted, so a table holding
+/// itself is refused. What cannot be kept (functions, coroutines, userdata, numbers that are
+/// not finite, keys that are neither strings nor whole numbers) is refused, never dropped.
 fn lua_to_script(
     value: &LuaValue,
     path: &mut Vec<*const std::ffi::c_void>,
@@ -554,56 +589,76 @@ fn lua_to_script(
             return err(format!("game.put: {x} cannot be kept (only finite numbers)"));
         }
         LuaValue::Number(x) => ScriptValue::Num(*x),
-        LuaValue::String(s) => ScriptValue::Text(s.to_string_lossy()),
+        LuaValue::String(s) => ScriptValue::Text(kept_text(s, "the text")?),
         LuaValue::Table(t) => {
             let address = t.to_pointer();
             if path.contains(&address) {
                 return err("game.put: the table holds itself (a cycle); only plain data without cycles can be kept");
             }
             path.push(address);
-            let length = t.raw_len();
-            let mut pairs: Vec<(LuaValue, LuaValue)> = Vec::new();
+            let mut pairs: Vec<(ScriptKey, LuaValue)> = Vec::new();
             for pair in t.clone().pairs::<LuaValue, LuaValue>() {
-                pairs.push(pair?);
+                let (key, item) = pair?;
+                let key = match key {
+                    LuaValue::Integer(n) => ScriptKey::Int(n),
+                    LuaValue::String(s) => ScriptKey::Text(kept_text(&s, "the key")?),
+                    // Lua turns a float key with a whole value into an integer; what is left
+                    // (1.5, math.huge) has no exact form in a save.
+                    other => {
+                        let what = match other {
+                            LuaValue::Number(_) => "a number that is not whole".to_string(),
+                            _ => describe_lua(&other),
+                        };
+                        return err(format!(
+                            "game.put: a table key must be a string or a whole number, not {what} ({})",
+                            show_value(&other)
+                        ));
+                    }
+                };
+                *size += key_size(&key);
+                pairs.push((key, item));
                 // Every value will count at least this much: a table too large is refused
                 // before it is walked whole.
                 if *size + pairs.len() * DATA_VALUE_SIZE > MAX_DATA_SIZE {
                     return too_much();
                 }
             }
-            let converted = if pairs.len() == length && pairs.iter().all(|(k, _)| matches!(k, LuaValue::Integer(_))) {
-                let mut list = Vec::with_capacity(length);
-                for i in 1..=length {
-                    let item: LuaValue = t.raw_get(i)?;
-                    list.push(lua_to_script(&item, path, size)?.unwrap_or(ScriptValue::Bool(false)));
+            let count = pairs.len();
+            let is_sequence =
+                pairs.iter().all(|(k, _)| matches!(k, ScriptKey::Int(n) if (1..=count as i64).contains(n)));
+            let all_text = pairs.iter().all(|(k, _)| matches!(k, ScriptKey::Text(s) if s != TABLE_MARKER));
+            let converted = if is_sequence {
+                // `count` distinct keys, all within 1..=count: exactly the keys 1 to count.
+                pairs.sort_by(|a, b| a.0.cmp(&b.0));
+                let mut list = Vec::with_capacity(count);
+                for (_, item) in &pairs {
+                    list.extend(lua_to_script(item, path, size)?);
                 }
                 ScriptValue::List(list)
-            } else {
+            } else if all_text {
                 let mut map = BTreeMap::new();
-                for (k, v) in pairs {
-                    let key = match k {
-                        LuaValue::String(s) => s.to_string_lossy(),
-                        LuaValue::Integer(n) => n.to_string(),
-                        other => {
-                            return err(format!(
-                                "game.put: table keys must be strings or numbers, not {}",
-                                describe_lua(&other)
-                            ));
-                        }
-                    };
-                    *size += key.len();
-                    if let Some(v) = lua_to_script(&v, path, size)? {
-                        map.insert(key, v);
+                for (key, item) in pairs {
+                    let ScriptKey::Text(key) = key else { continue };
+                    if let Some(item) = lua_to_script(&item, path, size)? {
+                        map.insert(key, item);
                     }
                 }
                 ScriptValue::Map(map)
+            } else {
+                let mut table = BTreeMap::new();
+                for (key, item) in pairs {
+                    if let Some(item) = lua_to_script(&item, path, size)? {
+                        table.insert(key, item);
+                    }
+                }
+                ScriptValue::Table(table)
             };
             path.pop();
             converted
         }
         other => {
             return err(format!(
-                "game.put: only plain data can be kept (numbers, text, booleans, tables), not {}",
+                "game.put: only plain data can be kept (numbers, text, booleans, tables of them), not {}",
                 describe_lua(other)
             ));
         }
@@ -617,16 +672,27 @@ fn script_to_lua(lua: &Lua, value: &ScriptValue) -> LuaResult<LuaValue> {
         ScriptValue::Num(x) => LuaValue::Number(*x),
         ScriptValue::Text(s) => LuaValue::String(lua.create_string(s)?),
         ScriptValue::List(items) => {
-            let table = lua.create_table()?;
+            let table = lua.create_table_with_capacity(items.len(), 0)?;
             for item in items {
                 table.raw_push(script_to_lua(lua, item)?)?;
             }
             LuaValue::Table(table)
         }
         ScriptValue::Map(map) => {
-            let table = lua.create_table()?;
+            let table = lua.create_table_with_capacity(0, map.len())?;
             for (k, v) in map {
                 table.raw_set(k.as_str(), script_to_lua(lua, v)?)?;
+            }
+            LuaValue::Table(table)
+        }
+        ScriptValue::Table(entries) => {
+            let table = lua.create_table()?;
+            for (k, v) in entries {
+                let value = script_to_lua(lua, v)?;
+                match k {
+                    ScriptKey::Int(n) => table.raw_set(*n, value)?,
+                    ScriptKey::Text(s) => table.raw_set(s.as_str(), value)?,
+                }
             }
             LuaValue::Table(table)
         }

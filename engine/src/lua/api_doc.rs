@@ -360,8 +360,9 @@ const GAME: ApiTable = ApiTable {
             .group(READ),
         func(
             "get",
-            "Data the mod's hooks kept with `game.put`. It lives in the game state, so it is saved, \
-             replayed and undone with the game.",
+            "Data the mod's hooks kept with `game.put`, exactly as it was kept: integer keys stay \
+             integers, lists stay lists, whole and fractional numbers stay what they were. It lives in \
+             the game state, so it is saved, replayed and undone with the game.",
         )
         .params(&[p("key", "string", "the name it was kept under")])
         .returns(&[r("any", "value", "a copy of the data, or nil when nothing is kept under `key`")])
@@ -369,9 +370,13 @@ const GAME: ApiTable = ApiTable {
         .group(READ),
         func(
             "put",
-            "Keeps plain data in the game state under a name: numbers, strings, booleans and tables \
-             of them (keys strings or numbers, nested at most 32 deep). `nil` removes it. Hooks keep \
-             nothing else between calls: a Lua variable does not survive a save or an undo.",
+            "Keeps plain data in the game state under a name: finite numbers, UTF-8 strings, booleans \
+             and tables of them, nested at most 32 deep, whose keys are strings or whole numbers (a \
+             table may have both: `{[1] = a, [\"1\"] = b}` keeps both). `game.get` gives back exactly \
+             that. Anything else is refused with an error at the line that tried: functions, \
+             coroutines, a table that holds itself, NaN and infinities, keys that are fractions, \
+             booleans or tables. `nil` removes the data. Hooks keep nothing else between calls: a Lua \
+             variable does not survive a save or an undo.",
         )
         .params(&[p("key", "string", "the name to keep it under"), opt("value", "any", "the data; nil removes it")])
         .example("local seen = game.get(\"seen\") or {}\nseen[#seen + 1] = game.turn()\ngame.put(\"seen\", seen)")
@@ -405,7 +410,10 @@ const GAME: ApiTable = ApiTable {
         func(
             "roll",
             "Rolls dice from the game's own random stream, so games stay reproducible; scenario \
-             tests can force the faces (`g:force_dice`). The roll shows in the game's events.",
+             tests can force the faces (`g:force_dice`). The roll is public: a `rolled` event named \
+             `hook` that the window's dice panel and log show to everyone, so a hook that draws \
+             something secret (a hidden card, a hidden target) with dice reveals it; draw it with \
+             `game.random` instead.",
         )
         .params(&[p("count", "integer", "how many dice, 0 to 1000"), p("sides", "integer", "faces per die, 1 to 1000")])
         .returns(&[r("integer", "sum", "the sum of the faces"), r("integer[]", "faces", "each die's face, in order")])
@@ -415,7 +423,8 @@ const GAME: ApiTable = ApiTable {
         func(
             "random",
             "A whole number drawn uniformly from the game's own random stream (`math.random` is not \
-             available to mods).",
+             available to mods); scenario tests can force the numbers (`g:force_random`). It makes no \
+             event: nobody is shown the number.",
         )
         .params(&[p("low", "integer", "the smallest possible value"), p("high", "integer", "the largest possible value")])
         .returns(&[r("integer", "value", "a number from `low` to `high`, both included")])
@@ -555,6 +564,15 @@ const TEST_GLOBALS: ApiTable = ApiTable {
             ])
             .example("expect_near(g:chance{ action = \"attack\", from = \"a\", to = \"b\" }, 0.5, 1e-9)")
             .group(CHECK),
+        func(
+            "print",
+            "Writes to the test's output, as Lua's `print` would (the values as `tostring` shows them, \
+             separated by tabs): `meeple test` shows it under the test's name, whether it passes or \
+             fails. At most 64 KiB per test.",
+        )
+        .params(&[p("...", "any", "the values to show")])
+        .example("print(\"owner of b:\", g:owner(\"b\"))")
+        .group(CHECK),
         field(
             "helpers",
             "table<string, any>",
@@ -708,6 +726,11 @@ const SCENARIO_OBJECT: ApiTable = ApiTable {
             .params(&[p("action", "meeple.ActionRecord", "the action")])
             .returns(&[r("table<string, number>", "figures", "each figure's value by its label")])
             .group(READ),
+        method("deck", "A deck's piles, as card ids, the top of each pile first.")
+            .params(&[p("deck", "string", "the deck's id")])
+            .returns(&[r("{ draw: string[], discard: string[] }", "piles", "the draw and the discard pile")])
+            .example("expect_eq(g:deck(\"omens\").draw[1], \"comet\", \"drawn next\")")
+            .group(READ),
         method("set_owner", "Gives a space to a seat, or to nobody.")
             .params(&[SPACE, opt("seat", "integer", "the new owner; nil for nobody")])
             .group(ARRANGE),
@@ -725,7 +748,12 @@ const SCENARIO_OBJECT: ApiTable = ApiTable {
             .group(ARRANGE),
         method(
             "set_turn",
-            "Gives a seat the turn, with nothing done yet this turn (budgets unused, no action half-taken).",
+            "Gives a seat the turn, with nothing done yet this turn (budgets unused, no action \
+             half-taken). It only hands the turn over: nothing of a turn's start runs (not the \
+             turn's `on_start`, the phase's `on_start`, the `turn_start` triggers and handlers, nor \
+             the end checks), the phase and the round stay as they were, and the turn number \
+             changes only when given. To test what happens at the start of a turn, play up to it \
+             (`g:pass()`, `g:act`).",
         )
         .params(&[SEAT, opt("number", "integer", "the turn number to set too")])
         .group(ARRANGE),
@@ -740,6 +768,42 @@ const SCENARIO_OBJECT: ApiTable = ApiTable {
         method("forced_left", "How many forced faces have not been rolled yet.")
             .returns(&[r("integer", "count", "the faces left")])
             .group(ARRANGE),
+        method(
+            "force_random",
+            "Makes the next calls of `game.random` in hooks answer these numbers, in order, as \
+             `force_dice` does for dice; after them, the numbers are random again. A forced number \
+             outside the range a call asks for fails that call, naming both. The rules language's \
+             `random` is not forced.",
+        )
+        .params(&[p("numbers", "integer[]", "the numbers")])
+        .example("g:force_random{ 3, 1 } -- the next game.random(1, 6) gives 3, the one after 1")
+        .group(ARRANGE),
+        method("forced_random_left", "How many forced numbers `game.random` has not answered yet.")
+            .returns(&[r("integer", "count", "the numbers left")])
+            .group(ARRANGE),
+        method(
+            "set_hand",
+            "Makes a seat's hand of one deck exactly these cards, in this order. The cards it held of \
+             that deck go under the draw pile (drawn last); each card named is taken from the draw \
+             pile, the discard pile or another seat's hand, so no card is made or lost. A card the \
+             deck does not have is an error.",
+        )
+        .params(&[
+            SEAT,
+            p("deck", "string", "the deck's id"),
+            p("cards", "string[]", "the cards' ids; the same id twice for two copies"),
+        ])
+        .example("g:set_hand(1, \"omens\", { \"comet\", \"comet\", \"eclipse\" })\nexpect_eq(g:state().seats[1].hand, { \"comet\", \"comet\", \"eclipse\" })")
+        .group(ARRANGE),
+        method(
+            "set_deck",
+            "Puts these cards on top of a deck's draw pile, the first named on top, so they are \
+             drawn in this order; the rest of the pile stays below, in its order. The cards are taken \
+             from the draw or the discard pile (cards in hands: `set_hand`).",
+        )
+        .params(&[p("deck", "string", "the deck's id"), p("cards", "string[]", "the cards' ids, top first")])
+        .example("g:set_deck(\"omens\", { \"eclipse\", \"flood\" }) -- the next card drawn is the eclipse")
+        .group(ARRANGE),
         method("set_stat", "Sets one of a piece's stats (kept within its `min` and `max`).")
             .params(&[PIECE, p("name", "string", "the stat's id"), p("value", "integer", "the new value")])
             .group(ARRANGE),
@@ -1218,11 +1282,26 @@ fn limits_markdown(out: &mut String) {
             "the same",
         ),
         (
-            "wall-clock time of one hook call: a backstop for instructions that take long",
-            format!("{} ms", super::sandbox::TIME_LIMIT.as_millis()),
-            "the same; a hook far under the instruction limits never meets it",
+            "wall-clock watchdog of one hook call, hundreds of times what the instruction limit takes: it never decides a game",
+            format!("{} s", super::sandbox::WATCHDOG.as_secs()),
+            "\"the machine was too slow\": the whole command or game stops (`meeple sim`, `run`, `test` fail; the action is not counted as refused), since a replay elsewhere would not stop there",
         ),
         ("nesting of Lua calls", grouped(super::sandbox::MAX_CALL_DEPTH as u64), "a stack-overflow error at the line"),
+        (
+            "instructions one scenario test's own Lua may run (`meeple test`; the games it plays run their hooks under the limits above)",
+            grouped(crate::scenario::TEST_INSTRUCTION_LIMIT),
+            "the test fails with the file and line it was at",
+        ),
+        (
+            "wall-clock watchdog of one scenario test, its games included",
+            format!("{} s", crate::scenario::TEST_WATCHDOG.as_secs()),
+            "`meeple test` stops with \"the machine was too slow\" instead of failing the test",
+        ),
+        (
+            "what one scenario test prints with `print`",
+            format!("{} KiB", crate::scenario::MAX_TEST_OUTPUT / 1024),
+            "the rest of its output is left out, saying so",
+        ),
         (
             "memory of the mod's Lua",
             mib(super::sandbox::MEMORY_LIMIT as u64),
@@ -1276,9 +1355,11 @@ fn limits_markdown(out: &mut String) {
     ];
     out.push_str("## Limits\n\n");
     out.push_str(
-        "What one mod may use. Every limit but the wall-clock backstop is counted, so the same mod, \
-         seed and actions meet it at the same point on every machine. Where each is enforced and \
-         tested: [docs/security.md](../security.md).\n\n| What | Limit | When it is reached |\n|---|---|---|\n",
+        "What one mod may use. Every limit is counted (instructions, bytes, values, steps), so the same \
+         mod, seed and actions meet it at the same point on every machine, however busy. The two \
+         wall-clock watchdogs only guard against a machine far too slow: they never decide a result, \
+         they stop the whole command or game saying so. Where each is enforced and tested: \
+         [docs/security.md](../security.md).\n\n| What | Limit | When it is reached |\n|---|---|---|\n",
     );
     for (what, limit, reached) in rows {
         let _ = writeln!(out, "| {what} | {limit} | {reached} |");

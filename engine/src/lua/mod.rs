@@ -53,6 +53,8 @@ pub struct HookRuntime {
     functions: Vec<Option<Function>>,
     /// Handlers registered with `meeple.on`, by event.
     handlers: Vec<(EventKind, Function)>,
+    /// Instructions every call into this state has run, in all (as counted).
+    instructions_done: u64,
     /// Instructions the hook calls of the current piece of work may still run together
     /// ([`sandbox::WORK_INSTRUCTION_LIMIT`]); [`HookRuntime::begin_work`] refills it.
     work_left: u64,
@@ -84,10 +86,15 @@ impl HookRuntime {
             rules: rules.clone(),
         });
         let mut errors = Vec::new();
+        // Loading every hook file is one piece of work: the files share one budget, so a mod of
+        // a thousand files that each loop at load is stopped as one that loops in one file.
+        let mut work_left = sandbox::WORK_INSTRUCTION_LIMIT;
         for source in &rules.hooks {
-            budget.start();
+            budget.start_within(work_left);
             let chunk_name = format!("@{}", source.chunk_name);
-            if let Err(e) = sandbox::compile(&lua, &source.text, &chunk_name).and_then(|chunk| chunk.call::<()>(())) {
+            let loaded = sandbox::compile(&lua, &source.text, &chunk_name).and_then(|chunk| chunk.call::<()>(()));
+            work_left = work_left.saturating_sub(budget.used().max(u64::from(sandbox::CHECK_EVERY)));
+            if let Err(e) = loaded {
                 let text = sandbox::error_text(&e);
                 errors.push(locate(&source.chunk_name, &source.display_path, &text));
             }
@@ -113,7 +120,7 @@ impl HookRuntime {
             }
         }
         if errors.is_empty() {
-            Ok(Self { lua, budget, functions, handlers, work_left: sandbox::WORK_INSTRUCTION_LIMIT })
+            Ok(Self { lua, budget, functions, handlers, instructions_done: 0, work_left: sandbox::WORK_INSTRUCTION_LIMIT })
         } else {
             Err(errors)
         }
@@ -168,6 +175,12 @@ impl HookRuntime {
     /// Starts a piece of work whose hook calls share [`sandbox::WORK_INSTRUCTION_LIMIT`]: the
     /// engine calls it as an action, a game's start or a read-only judging begins, so what a
     /// call may run depends only on that work, never on what ran before it.
+    /// Instructions every call into this state has run, in all: what a computer player that
+    /// budgets its look-ahead counts of the hooks.
+    pub(crate) fn instructions_done(&self) -> u64 {
+        self.instructions_done
+    }
+
     pub(crate) fn begin_work(&mut self) {
         self.work_left = sandbox::WORK_INSTRUCTION_LIMIT;
     }
@@ -200,7 +213,7 @@ impl HookRuntime {
             3 => function.call::<LuaValue>((a(0), a(1), a(2))),
             _ => function.call::<LuaValue>(mlua::Variadic::from_iter(args.iter().map(|v| to_lua(*v)))),
         });
-        let value = result.map_err(|e| RuleError::new(format!("hook `{name}`: {}", sandbox::error_text(&e))))?;
+        let value = result.map_err(|e| self.rule_error(format!("hook `{name}`: {}", sandbox::error_text(&e))))?;
         match value {
             LuaValue::Integer(n) => Ok(Value::Int(n)),
             LuaValue::Number(x) if x.fract() == 0.0 && x.is_finite() => Ok(Value::Int(x as i64)),
@@ -236,13 +249,19 @@ impl HookRuntime {
         let handlers: Vec<Function> =
             self.handlers.iter().filter(|(e, _)| *e == event).map(|(_, f)| f.clone()).collect();
         for handler in handlers {
-            self.with_state(state, events, true, |_lua| handler.call::<()>(i64::from(seat) + 1))
-                .map_err(|e| RuleError::new(format!("{} hook: {}", event.name(), sandbox::error_text(&e))))?;
+            let result = self.with_state(state, events, true, |_lua| handler.call::<()>(i64::from(seat) + 1));
+            result.map_err(|e| self.rule_error(format!("{} hook: {}", event.name(), sandbox::error_text(&e))))?;
             if state.outcome.is_some() {
                 break;
             }
         }
         Ok(())
+    }
+
+    /// The error of the call that just failed: of its own kind when the watchdog stopped it (see
+    /// [`RuleError::out_of_time`]), since that stop depends on the machine, not on the game.
+    fn rule_error(&self, message: String) -> RuleError {
+        if self.budget.out_of_time() { RuleError::out_of_time(message) } else { RuleError::new(message) }
     }
 
     /// Evaluates a chunk of Lua in the sandbox with a game state readable and writable (the
@@ -279,6 +298,7 @@ impl HookRuntime {
         let result = call(&self.lua);
         let used = self.budget.used().max(u64::from(sandbox::CHECK_EVERY));
         self.work_left = self.work_left.saturating_sub(used);
+        self.instructions_done = self.instructions_done.saturating_add(used);
         if let Some(mut cell) = self.lua.app_data_mut::<HookCell>() {
             std::mem::swap(&mut cell.state, state);
             std::mem::swap(&mut cell.events, events);
@@ -334,6 +354,7 @@ pub(crate) fn describe_lua(value: &LuaValue) -> String {
         LuaValue::String(_) => "a string".into(),
         LuaValue::Table(_) => "a table".into(),
         LuaValue::Function(_) => "a function".into(),
+        LuaValue::Thread(_) => "a coroutine".into(),
         other => format!("a {}", other.type_name()),
     }
 }

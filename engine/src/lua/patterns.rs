@@ -8,8 +8,6 @@
 //! Where Lua would raise an error (a malformed pattern) the replay stops and leaves the error
 //! to the real function.
 
-use std::time::Instant;
-
 /// Deepest recursion of the matcher, as Lua's `MAXCCALLS` in `lstrlib.c`.
 const MAX_MATCH_DEPTH: u32 = 200;
 /// Most captures of one pattern, as `LUA_MAXCAPTURES`.
@@ -27,34 +25,22 @@ pub(crate) enum Halt {
     LuaError,
 }
 
-/// How often (in steps) a replay looks at the clock.
-const CLOCK_EVERY: u64 = 1 << 16;
-
-/// How much searching a call does: its steps, stopped at `budget` or at `deadline`.
+/// How much searching a call does: its steps, stopped at `budget`. Only counted, never timed, so
+/// a search stops at the same step on every machine.
 pub(crate) struct Counter {
     pub steps: u64,
     budget: u64,
-    deadline: Option<Instant>,
-    next_clock: u64,
 }
 
 impl Counter {
-    pub fn new(budget: u64, deadline: Option<Instant>) -> Self {
-        Self { steps: 0, budget, deadline, next_clock: CLOCK_EVERY }
+    pub fn new(budget: u64) -> Self {
+        Self { steps: 0, budget }
     }
 
     fn add(&mut self, steps: u64) -> Result<(), Halt> {
         self.steps = self.steps.saturating_add(steps);
         if self.steps > self.budget {
             return Err(Halt::OverBudget);
-        }
-        if self.steps >= self.next_clock {
-            self.next_clock = self.steps + CLOCK_EVERY;
-            if self.deadline.is_some_and(|deadline| Instant::now() > deadline) {
-                // Counted as over budget, so the caller's own check of the clock stops the call.
-                self.steps = self.budget.saturating_add(1);
-                return Err(Halt::OverBudget);
-            }
         }
         Ok(())
     }
@@ -502,7 +488,7 @@ mod tests {
     use super::*;
 
     fn steps(subject: &str, pattern: &str) -> Result<u64, Halt> {
-        let mut counter = Counter::new(10_000_000, None);
+        let mut counter = Counter::new(10_000_000);
         find(subject.as_bytes(), pattern.as_bytes(), 1, false, true, &mut counter).map(|()| counter.steps)
     }
 
@@ -519,7 +505,7 @@ mod tests {
     fn backtracking_patterns_run_out_of_budget() {
         let subject = "a".repeat(40);
         assert_eq!(steps(&subject, &format!("{}b", "a*".repeat(40))), Err(Halt::OverBudget));
-        let mut counter = Counter::new(1_000_000, None);
+        let mut counter = Counter::new(1_000_000);
         let long = "a".repeat(5_000);
         assert_eq!(gsub(long.as_bytes(), b".-.-b", i64::MAX, &mut counter), Err(Halt::OverBudget));
     }
@@ -534,7 +520,7 @@ mod tests {
 
     #[test]
     fn plain_search_counts_its_comparisons() {
-        let mut counter = Counter::new(u64::MAX, None);
+        let mut counter = Counter::new(u64::MAX);
         let subject = "a".repeat(10_000);
         let needle = format!("{}b", "a".repeat(100));
         find(subject.as_bytes(), needle.as_bytes(), 1, true, true, &mut counter).unwrap();

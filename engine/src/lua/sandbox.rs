@@ -49,15 +49,22 @@ pub const INSTRUCTION_LIMIT: u64 = 5_000_000;
 /// registers many handlers that each use most of theirs. Every call counts at least
 /// [`CHECK_EVERY`] instructions towards it, so many tiny calls are bounded too.
 pub const WORK_INSTRUCTION_LIMIT: u64 = 50_000_000;
-/// Wall-clock backstop for one call, in case instructions are slow (e.g. huge string work);
-/// together they stop an endless loop within 100 ms.
-pub const TIME_LIMIT: Duration = Duration::from_millis(80);
+/// The wall-clock watchdog of one call: far beyond what the counted limits allow (5 000 000
+/// instructions take about 20 ms here), so only a machine hundreds of times too slow, or work the
+/// counters cannot see, meets it. It never decides a game: its stop is an error of its own kind
+/// ([`Budget::out_of_time`], `RuleError::is_out_of_time`) that ends the command or game, since a
+/// replay elsewhere would not stop there.
+pub const WATCHDOG: Duration = Duration::from_secs(5);
 /// Deepest nesting of Lua calls a hook may reach (a recursion this deep is a runaway).
 pub const MAX_CALL_DEPTH: usize = 2_000;
 /// How often (in instructions) the limits are checked. Any count hook already makes Lua test
 /// every instruction, so a short period costs little (measured: 5 % slower than every 1 000
 /// instructions), and it bounds how long a run of costly instructions goes unchecked.
 pub(crate) const CHECK_EVERY: u32 = 100;
+/// What an error caught by a protected call (`pcall`, `xpcall`, a coroutine's body) counts, in
+/// instructions: raising, unwinding to and handling one takes about as long as a thousand
+/// instructions here.
+const CAUGHT_ERROR_INSTRUCTIONS: u64 = 1_000;
 /// Bytes a library function copies or scans that count as one instruction. Copying into
 /// fresh memory costs about 2.5 ns a byte here, an instruction about 4 ns: one byte, one
 /// instruction is on the safe side.
@@ -67,6 +74,25 @@ const SANDBOX_CHUNK: &str = "[sandbox]";
 /// The message of a Lua memory error (`LUA_ERRMEM`), as `pcall` returns it.
 const LUA_MEMORY_MESSAGE: &str = "not enough memory";
 
+thread_local! {
+    /// The watchdog of calls started on this thread, when [`with_watchdog`] set one.
+    static WATCHDOG_HERE: Cell<Option<Duration>> = const { Cell::new(None) };
+}
+
+/// Runs `work` with the wall-clock watchdog of every hook call it starts on this thread set to
+/// `limit` instead of [`WATCHDOG`]: how tests stand in for a machine that is far too slow, to
+/// show that no rule's result depends on the clock.
+pub fn with_watchdog<R>(limit: Duration, work: impl FnOnce() -> R) -> R {
+    let before = WATCHDOG_HERE.with(|w| w.replace(Some(limit)));
+    let result = work();
+    WATCHDOG_HERE.with(|w| w.set(before));
+    result
+}
+
+fn watchdog() -> Duration {
+    WATCHDOG_HERE.with(Cell::get).unwrap_or(WATCHDOG)
+}
+
 /// The per-call budget, shared by the instruction hook and the wrapped library functions.
 #[derive(Clone)]
 pub struct Budget(Rc<BudgetState>);
@@ -74,12 +100,14 @@ pub struct Budget(Rc<BudgetState>);
 struct BudgetState {
     used: Cell<u64>,
     limit: Cell<u64>,
-    time_limit: Cell<Duration>,
+    watchdog: Cell<Duration>,
     deadline: Cell<Option<Instant>>,
     /// Whether `limit` is what the work this call belongs to has left, not the call's own.
     limited_by_work: Cell<bool>,
     /// The error of the limit this call hit, located; protected calls re-raise it.
     stopped: RefCell<Option<String>>,
+    /// Whether the stop was the watchdog's, not a counted limit's.
+    out_of_time: Cell<bool>,
 }
 
 impl Budget {
@@ -87,28 +115,29 @@ impl Budget {
         Self(Rc::new(BudgetState {
             used: Cell::new(0),
             limit: Cell::new(INSTRUCTION_LIMIT),
-            time_limit: Cell::new(TIME_LIMIT),
+            watchdog: Cell::new(WATCHDOG),
             deadline: Cell::new(None),
             limited_by_work: Cell::new(false),
             stopped: RefCell::new(None),
+            out_of_time: Cell::new(false),
         }))
     }
 
-    /// Starts a fresh budget for one call into Lua.
+    /// Starts a fresh budget of [`INSTRUCTION_LIMIT`] for one call into Lua, under the watchdog.
     pub fn start(&self) {
-        self.start_for(TIME_LIMIT);
+        self.start_with(INSTRUCTION_LIMIT, watchdog());
     }
 
-    /// Starts a budget with a longer time limit (scenario tests run whole games from Lua).
-    /// The instruction limit still applies, scaled to the time.
-    pub fn start_for(&self, limit: Duration) {
-        let scale = (limit.as_millis() / TIME_LIMIT.as_millis()).max(1) as u64;
+    /// Starts a budget of `instructions` under a watchdog of `limit` (scenario tests run whole
+    /// games from Lua, with a larger count and a longer watchdog).
+    pub fn start_with(&self, instructions: u64, limit: Duration) {
         self.0.used.set(0);
-        self.0.limit.set(INSTRUCTION_LIMIT.saturating_mul(scale));
-        self.0.time_limit.set(limit);
-        self.0.deadline.set(Some(Instant::now() + limit));
+        self.0.limit.set(instructions);
+        self.0.watchdog.set(limit);
+        self.0.deadline.set(Instant::now().checked_add(limit));
         self.0.limited_by_work.set(false);
         self.0.stopped.replace(None);
+        self.0.out_of_time.set(false);
     }
 
     /// Starts a budget for one call of a piece of work whose calls share
@@ -128,11 +157,23 @@ impl Budget {
         self.0.used.get()
     }
 
-    /// Starts a budget of [`INSTRUCTION_LIMIT`] instructions and no time limit: what tests use
-    /// to check that work is counted, whatever else the machine is doing.
+    /// Starts a budget of [`INSTRUCTION_LIMIT`] instructions and no watchdog: what tests use to
+    /// check that work is counted, whatever else the machine is doing.
     pub fn start_counting_only(&self) {
         self.start();
         self.0.deadline.set(None);
+    }
+
+    /// Whether the call was stopped by the wall-clock watchdog rather than by a counted limit:
+    /// then its error says so, and must end the command or game instead of deciding anything.
+    pub fn out_of_time(&self) -> bool {
+        self.0.out_of_time.get()
+    }
+
+    /// Counts `units` instructions without checking the limits: for work counted where raising
+    /// the limit's error is not possible (a message handler); the next check stops the call.
+    fn count(&self, units: u64) {
+        self.0.used.set(self.0.used.get().saturating_add(units));
     }
 
     /// Instructions this call may still run.
@@ -140,7 +181,8 @@ impl Budget {
         self.0.limit.get().saturating_sub(self.0.used.get())
     }
 
-    /// Counts `units` instructions; why the call must stop, if it must.
+    /// Counts `units` instructions; why the call must stop, if it must. A counted limit is
+    /// checked first: what passes it passes it on every machine.
     fn over(&self, units: u64) -> Option<String> {
         let used = self.0.used.get().saturating_add(units);
         self.0.used.set(used);
@@ -148,15 +190,15 @@ impl Budget {
         if used > limit {
             if self.0.limited_by_work.get() {
                 return Some(format!(
-                    "the hooks of one action (or one game's start) ran more than {WORK_INSTRUCTION_LIMIT} \
-                     instructions together and were stopped"
+                    "the hooks of one action (or of one game's start, or the loading of the hook files) ran \
+                     more than {WORK_INSTRUCTION_LIMIT} instructions together and were stopped"
                 ));
             }
             return Some(format!("the script ran more than {limit} instructions and was stopped"));
         }
         if self.0.deadline.get().is_some_and(|deadline| Instant::now() > deadline) {
-            let millis = self.0.time_limit.get().as_millis();
-            return Some(format!("the script ran longer than {millis} ms and was stopped"));
+            self.0.out_of_time.set(true);
+            return Some(out_of_time_message(self.0.watchdog.get()));
         }
         None
     }
@@ -187,9 +229,27 @@ impl Budget {
     }
 
     /// A step counter for work replayed before a library function runs, stopped where the
-    /// budget (or the clock) runs out.
+    /// budget runs out.
     fn counter(&self) -> Counter {
-        Counter::new(self.remaining(), self.0.deadline.get())
+        Counter::new(self.remaining())
+    }
+}
+
+/// What the watchdog's stop says: not a mistake of the mod's rules, and not reproducible.
+fn out_of_time_message(watchdog: Duration) -> String {
+    format!(
+        "the machine was too slow: the script was still running after {} of wall-clock time, far \
+         past what its counted limits allow here (the machine is overloaded, or the mod does work the \
+         limits cannot count); this is not a result of the game, so it stops here",
+        shown_duration(watchdog)
+    )
+}
+
+fn shown_duration(duration: Duration) -> String {
+    if duration >= Duration::from_secs(1) && duration.subsec_millis() == 0 {
+        format!("{} s", duration.as_secs())
+    } else {
+        format!("{} ms", duration.as_millis())
     }
 }
 
@@ -298,7 +358,7 @@ pub fn new_state() -> mlua::Result<(Lua, Budget)> {
             return Err(mlua::Error::runtime(stopped));
         }
         // A runaway recursion is stopped by its depth, long before Lua's own stack limit: growing
-        // a stack of a million slots and unwinding it takes longer than the time limit allows.
+        // a stack of a million slots and unwinding it takes long, and counts little.
         // `lua_getstack` walks only as deep as the stack is, so shallow code pays a few steps.
         let too_deep = lua.inspect_stack(MAX_CALL_DEPTH, |_| ()).is_some();
         let reason = if too_deep {
@@ -313,7 +373,8 @@ pub fn new_state() -> mlua::Result<(Lua, Budget)> {
             (Some(source), Some(line)) if source != SANDBOX_CHUNK => format!("{source}:{line}: "),
             _ => location_prefix(lua),
         };
-        Err(mlua::Error::runtime(hook_budget.stop(format!("{location}{reason} (an endless loop?)"))))
+        let hint = if hook_budget.out_of_time() { "" } else { " (an endless loop?)" };
+        Err(mlua::Error::runtime(hook_budget.stop(format!("{location}{reason}{hint}"))))
     })?;
     Ok((lua, budget))
 }
@@ -886,13 +947,21 @@ fn install_wrappers(lua: &Lua, budget: &Budget) -> mlua::Result<()> {
         lua.create_function(|_, (table, metatable): (Table, Option<Table>)| table.set_metatable(metatable))?,
     )?;
     checks.raw_set("address", lua.create_function(|_, table: Table| Ok(format!("{:p}", table.to_pointer())))?)?;
+    let b = budget.clone();
     checks.raw_set(
         "locate",
         // The message handler of protected calls: a message located in the sandbox's own chunk
         // (a library function's bad argument, reported at its caller) names the mod's line.
         // `handlers` counts the sandbox's Lua frames between the handler and the error (the
         // wrapper of `xpcall` calls it from the mod's handler).
-        lua.create_function(|lua, (error, handlers): (LuaValue, Option<usize>)| {
+        //
+        // Every error a protected call catches passes here, and is counted: raising and
+        // catching one costs hundreds of instructions' time, and a loop that only raises
+        // errors (`while true do pcall(again) end` at Lua's C-stack limit) would otherwise run
+        // for seconds within the instruction limit. Counted, not checked here: the count hook
+        // stops the call within the next 100 instructions.
+        lua.create_function(move |lua, (error, handlers): (LuaValue, Option<usize>)| {
+            b.count(CAUGHT_ERROR_INSTRUCTIONS);
             let LuaValue::String(text) = &error else { return Ok(error) };
             let bytes = text.as_bytes();
             let Some(message) = sandbox_located(&bytes) else { return Ok(error) };
@@ -981,11 +1050,21 @@ fn memory_message() -> String {
 
 /// The first line of a Lua error, which names `script:line` (tracebacks are dropped).
 pub fn error_text(error: &mlua::Error) -> String {
+    describe_error(error, false)
+}
+
+/// The whole message of a Lua error, every line of it, without the traceback: what `meeple test`
+/// shows of a failed test, whose message may span lines.
+pub fn error_message(error: &mlua::Error) -> String {
+    describe_error(error, true)
+}
+
+fn describe_error(error: &mlua::Error, whole: bool) -> String {
     let text = match error {
         mlua::Error::CallbackError { cause, traceback } => {
             // An error the engine's API raises (a bad argument to `meeple.on` or `game.…`) has
             // no position of its own: name the mod's line that made the call.
-            let message = error_text(cause);
+            let message = describe_error(cause, whole);
             let located = message.split_once(": ").is_some_and(|(start, _)| {
                 start.rsplit_once(':').is_some_and(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
             });
@@ -999,7 +1078,13 @@ pub fn error_text(error: &mlua::Error) -> String {
         mlua::Error::RuntimeError(message) => message.clone(),
         other => other.to_string(),
     };
-    let first = text.lines().next().unwrap_or_default().trim();
+    // The message, and the lines where a traceback's locations are looked for.
+    let (first, trace): (&str, Vec<&str>) = if whole {
+        let (message, traceback) = text.split_once("\nstack traceback:").unwrap_or((&text, ""));
+        (message.trim(), traceback.lines().collect())
+    } else {
+        (text.lines().next().unwrap_or_default().trim(), text.lines().skip(1).collect())
+    };
     if first == LUA_MEMORY_MESSAGE {
         return memory_message();
     }
@@ -1009,7 +1094,7 @@ pub fn error_text(error: &mlua::Error) -> String {
         let message = format!(
             "the script raised {what} as an error, not a message (error(…) takes a text saying what went wrong)"
         );
-        return match text.lines().skip(1).find_map(traceback_location) {
+        return match trace.iter().find_map(|line| traceback_location(line)) {
             Some(location) => format!("{location}: {message}"),
             None => message,
         };
@@ -1018,7 +1103,7 @@ pub fn error_text(error: &mlua::Error) -> String {
     // the mod's line instead, the first frame of the traceback outside the sandbox.
     if let Some(rest) = first.strip_prefix(SANDBOX_CHUNK).and_then(|r| r.strip_prefix(':'))
         && let Some((_, message)) = rest.split_once(':')
-        && let Some(location) = text.lines().skip(1).find_map(traceback_location)
+        && let Some(location) = trace.iter().find_map(|line| traceback_location(line))
     {
         return format!("{location}:{}", cut(message));
     }

@@ -89,6 +89,9 @@ struct Names {
     budgets: Vec<String>,
     /// The board's space labels when they do not depend on the game, to check `space("…")`.
     space_labels: Option<Vec<String>>,
+    /// The kind of a board without cells (`rings`, `graph`), where `line_of_sight` cannot be
+    /// drawn; `None` for grids and territory maps.
+    board_without_cells: Option<&'static str>,
 }
 
 impl Names {
@@ -128,6 +131,11 @@ impl Names {
             ]
             .concat(),
             space_labels: static_space_labels(data),
+            board_without_cells: match data.board {
+                crate::board::BoardSpec::Rings(_) => Some("rings"),
+                crate::board::BoardSpec::Graph(_) => Some("graph"),
+                _ => None,
+            },
         }
     }
 }
@@ -168,10 +176,18 @@ struct Allow {
     dice: bool,
     /// `chance` and `expect`: previews and computer-player scores.
     odds: bool,
-    /// Whether Lua hooks are out of reach: the legal actions and the end of the game are worked
-    /// out without running Lua.
-    no_hooks: bool,
+    /// Why Lua hooks are out of reach here, when they are: the legal actions, the end of the
+    /// game and the odds are worked out without running Lua.
+    no_hooks: Option<&'static str>,
 }
+
+/// Where a hook cannot be called, and why: the reason `hook` is refused with.
+const NO_HOOKS_IN_LISTING: &str = "an action's `when` and its parameters' `where` are worked out while listing the \
+     legal actions, without running Lua; set a variable from `[vars]` in an effect or trigger and test that";
+const NO_HOOKS_IN_SUCCESS: &str = "an action's `success` is worked out exactly over every roll for `chance`, \
+     without running Lua; decide in `on_roll` with a hook and keep the verdict in a variable the condition reads";
+const NO_HOOKS_IN_END: &str = "the `end` conditions are checked after every change without running Lua; set a \
+     variable from `[vars]` in an effect or trigger and test that";
 
 #[derive(Clone)]
 struct SlotInfo {
@@ -331,6 +347,17 @@ impl Compiler<'_> {
                 .enumerate()
                 .map(|(i, t)| {
                     c.index(i, |c| {
+                        // Triggers stop once the game has an outcome, which is when `game_end` comes.
+                        if t.on == crate::defs::EventKind::GameEnd {
+                            c.key("on", |c| {
+                                c.problem(
+                                    None,
+                                    "a trigger never runs on `game_end`: once the game has an outcome, rules \
+                                     change nothing; a Lua handler (`meeple.on(\"game_end\", …)`) may log then",
+                                    None,
+                                )
+                            });
+                        }
                         let mut scope = Scope::new(Allow { dice: true, ..Allow::default() });
                         let when = t.when.as_ref().and_then(|w| c.key("when", |c| c.condition(w, &mut scope)));
                         let effect = c.key("effect", |c| c.program_in(&t.effect, scope));
@@ -659,7 +686,7 @@ impl Compiler<'_> {
 
     fn action(&mut self, id: &str, def: &defs::ActionDef) -> ActionRule {
         check_field_name(self, id);
-        let mut scope = Scope::new(Allow { no_hooks: true, ..Allow::default() });
+        let mut scope = Scope::new(Allow { no_hooks: Some(NO_HOOKS_IN_LISTING), ..Allow::default() });
         let mut params = Vec::new();
         self.key("params", |c| {
             for (i, param) in def.params.iter().enumerate() {
@@ -685,7 +712,7 @@ impl Compiler<'_> {
             });
         }
         let when = def.when.as_ref().and_then(|w| self.key("when", |c| c.condition(w, &mut scope)));
-        scope.allow.no_hooks = false;
+        scope.allow.no_hooks = None;
         let params_scope = scope.clone();
         scope.allow.dice = true;
         let mut rolls = Vec::new();
@@ -705,7 +732,7 @@ impl Compiler<'_> {
         let on_roll = self.key("on_roll", |c| c.block(&def.on_roll, &mut scope));
         scope.allow.dice = false;
         // The choices after the roll are listed like parameters, without running Lua.
-        scope.allow.no_hooks = true;
+        scope.allow.no_hooks = Some(NO_HOOKS_IN_LISTING);
         self.key("after_roll", |c| {
             for (i, param) in def.after_roll.iter().enumerate() {
                 if let Some(rule) = c.index(i, |c| c.param_at(param, &mut scope, Some(after_slots[i]))) {
@@ -719,12 +746,13 @@ impl Compiler<'_> {
         // Scores after the roll see everything chosen and rolled.
         let mut chosen_scope = scope.clone();
         chosen_scope.allow = Allow { odds: true, ..Allow::default() };
+        scope.allow.no_hooks = Some(NO_HOOKS_IN_SUCCESS);
         let success = def.success.as_ref().and_then(|s| self.key("success", |c| c.condition(s, &mut scope)));
         if success.is_none() && (!def.on_success.is_empty() || !def.on_failure.is_empty()) && def.success.is_none() {
             self.problem(None, "`on_success`/`on_failure` need a `success` condition", None);
         }
         scope.allow.dice = true;
-        scope.allow.no_hooks = false;
+        scope.allow.no_hooks = None;
         let on_success = self.key("on_success", |c| c.block(&def.on_success, &mut scope));
         let on_failure = self.key("on_failure", |c| c.block(&def.on_failure, &mut scope));
         let effect = self.key("effect", |c| c.block(&def.effect, &mut scope));
@@ -738,7 +766,8 @@ impl Compiler<'_> {
             odds_scope.push(name, Type::Int, false);
             odds_scope.slots.last_mut().expect("just pushed").random = true;
         }
-        let has_success = success.is_some();
+        // A `success` written but broken is reported once, not again by every `chance` that reads it.
+        let has_success = def.success.is_some();
         let staged = before_roll < params.len();
         // Previews of an action taken in two steps may also read its rolls and its `after_roll`
         // choices: such figures are shown once the dice are rolled (see `Engine::preview`).
@@ -1009,7 +1038,8 @@ impl Compiler<'_> {
         let text = text.as_ref()?;
         self.key(key, |c| {
             // The end of the game is checked without running Lua; `ai.standing` may call it.
-            let mut scope = Scope::new(Allow { no_hooks: key != "standing", ..Allow::default() });
+            let no_hooks = (key != "standing").then_some(NO_HOOKS_IN_END);
+            let mut scope = Scope::new(Allow { no_hooks, ..Allow::default() });
             scope.push("seat", Type::Seat, true);
             let (expr, _) = c.typed(text, &mut scope, Some(want))?;
             Some(Formula { expr, frame: scope.frame as u16 })
@@ -1758,11 +1788,19 @@ impl Compiler<'_> {
                 if !arity(self, 3) {
                     return None;
                 }
+                // Like `min` and `max`: decimals in, a decimal out.
                 let mut compiled = Vec::new();
+                let mut float = false;
                 for arg in args {
-                    compiled.push(self.expect_type(arg, scope, Type::Int)?.0);
+                    let (e, ty) = self.expr(arg, scope)?;
+                    if !ty.is_numeric() {
+                        self.problem(Some(arg.span), format!("`clamp` needs numbers, found {}", ty.describe()), None);
+                        return None;
+                    }
+                    float |= ty == Type::Num;
+                    compiled.push(e);
                 }
-                Some((Expr::Call(Func::Clamp, compiled), Type::Int))
+                Some((Expr::Call(Func::Clamp, compiled), if float { Type::Num } else { Type::Int }))
             }
             "if" => {
                 if !arity(self, 3) {
@@ -1837,6 +1875,25 @@ impl Compiler<'_> {
                     _ => (Func::WalkDistance, Type::Int),
                 };
                 Some((Expr::Call(func, vec![a, b]), ty))
+            }
+            "line_of_sight" => {
+                if !arity(self, 2) {
+                    return None;
+                }
+                if let Some(kind) = self.names.board_without_cells {
+                    self.problem(
+                        Some(name_span),
+                        format!(
+                            "`line_of_sight` needs a board with coordinates: a square or offset grid or a territory \
+                             map, whose spaces are cells a line can cross; this board is a {kind} board"
+                        ),
+                        None,
+                    );
+                    return None;
+                }
+                let (a, _) = self.expect_type(&args[0], scope, Type::Space)?;
+                let (b, _) = self.expect_type(&args[1], scope, Type::Space)?;
+                Some((Expr::Call(Func::LineOfSight, vec![a, b]), Type::Bool))
             }
             "holding" => {
                 if !arity(self, 2) {
@@ -2138,14 +2195,8 @@ impl Compiler<'_> {
             self.problem(Some(name_span), "`hook` needs the hook function's name, e.g. hook(\"damage\", target)", None);
             return None;
         };
-        if scope.allow.no_hooks {
-            self.problem(
-                Some(name_span),
-                "`hook` cannot be called here: an action's `when`, its parameters' `where` and the \
-                 `end` conditions are worked out without running Lua; set a variable from `[vars]` \
-                 in an effect or trigger and test that",
-                None,
-            );
+        if let Some(reason) = scope.allow.no_hooks {
+            self.problem(Some(name_span), format!("`hook` cannot be called here: {reason}"), None);
             return None;
         }
         let AstKind::Str(function) = &first.kind else {

@@ -398,6 +398,9 @@ pub enum Func {
     /// The fewest movement points of a walk between two spaces over passable terrain; -1 when
     /// there is none.
     WalkDistance,
+    /// Whether the straight line between two spaces' centres crosses no space or wall whose
+    /// terrain `blocks_sight` (see [`crate::board::Board::line_of_sight`]).
+    LineOfSight,
     /// Seats still playing (neither eliminated nor gone).
     ActiveSeats,
     /// Seats the game started with.

@@ -230,7 +230,9 @@ pub const FUNCTIONS: &[Entry] = &[
     entry(
         "clamp(x, low, high)",
         "number",
-        "`x`, but at least `low` and at most `high`.",
+        "`x`, but at least `low` and at most `high` (`low` when `low` is above `high`). Whole \
+         numbers give a whole number; with a decimal among them the answer is a decimal, as for \
+         `min` and `max`: `clamp(chance * 2, 0, 1.5)`.",
         "clamp(from.dice, 1, 3) == 3",
     ),
     entry(
@@ -260,6 +262,21 @@ pub const FUNCTIONS: &[Entry] = &[
         "The fewest movement points a walk from `a` to `b` spends over passable terrain and \
          crossable walls (each space's `move_cost`); -1 when there is no way.",
         "walk_distance(from, to) <= 4",
+    ),
+    entry(
+        "line_of_sight(a, b)",
+        "yes/no",
+        "Whether a straight line from the centre of space `a` to the centre of space `b` is clear: \
+         no space it passes through (other than `a` and `b`) has a terrain with `blocks_sight = \
+         true`, and it crosses no wall whose terrain has it. A space is passed through when the \
+         line crosses the inside of its cell (every such cell, not one per column). A line exactly \
+         through a corner, or along the side between two hexagons, is shifted a hair to either \
+         side and sight passes if either shifted line is clear: two blocking cells that only touch \
+         the line block it together, one alone does not. `a` and `b` never block; a space sees \
+         itself, and grid spaces sharing a side see each other unless a wall stands on it. Square \
+         and offset grids and territory maps (seen from a cell near the middle of each \
+         territory); on rings and graphs it is an error at load. The rules, with pictures: [line of sight](how-a-game-runs.md#line-of-sight).",
+        "line_of_sight(from, to)",
     ),
     entry("pieces_at(space)", "number", "How many pieces stand on the space.", "pieces_at(to) == 0"),
     entry(
@@ -292,9 +309,11 @@ pub const FUNCTIONS: &[Entry] = &[
         "hook(\"function\", args…)",
         "number or yes/no",
         "Calls a Lua function the mod's hooks define with up to 7 values and gives its answer: a \
-         number, or true/false (as 1/0, so it can be a condition). Not in an action's `when`, \
-         its parameters' `where` or the `end` conditions, which are worked out without running \
-         Lua. See the Lua API.",
+         number, or true/false (as 1/0, so it can be a condition). In effects the hook may change \
+         the game; in `preview`, `ai.score`, `ai.start_score` and `[ai] standing` it only reads \
+         it (a change is an error), and a hook that fails there is an error like anywhere else. \
+         Not in an action's `when`, its parameters' `where`, its `success` or the `end` \
+         conditions, which are worked out without running Lua. See the Lua API.",
         "hook(\"bonus_damage\", who) > 0",
     ),
     only(
@@ -329,7 +348,9 @@ pub const AGGREGATES: &[Entry] = &[
         "count_of(space, condition)",
         "number",
         "How many spaces (or `seat`s, or `piece`s) the condition holds for; inside, the loop \
-         variable has the name of what is looped over. Without a condition, all of them.",
+         variable has the name of what is looped over. Without a condition, all of them. Every \
+         seat, every space, and the pieces on the board (not one taken off it with `piece.space = \
+         none`); in id order.",
         "count_of(space, space.owner == me) > 2",
     ),
     entry(
@@ -363,7 +384,7 @@ pub const AGGREGATES: &[Entry] = &[
         "number",
         "Any of the five with a name of its own for the loop variable, so a loop inside a loop \
          can still read the outer one. The loops of one formula, nested ones included, may take \
-         50,000,000 steps together (three loops nested over 400 spaces take 64 million: an error).",
+         10,000,000 steps together (three loops nested over 400 spaces take 64 million: an error), and all the rules of one action 10,000,000 together (loop steps, spaces a board search visits, units `distribute` places).",
         "count_of(cell in space, cell.owner == me and count_of(space, adjacent(space, cell) and space.owner == none) > 0) > 0",
     ),
 ];
@@ -566,6 +587,34 @@ effect = [
   { for_each = \"space\", where = \"adjacent(space, to) and space.owner != none\", do = [\"space.owner = me\"] },
 ]
 ```
+
+A block is `{ if = \"…\", then = […], else = […] }` (`else` may be left out) or
+`{ for_each = \"…\", as = \"…\", where = \"…\", do = […] }` (`as` and `where` may be left out).
+`for_each` takes exactly three kinds, each in id order:
+
+- `\"seat\"` — every seat of the game, also seats that left or were eliminated (the rules
+  language cannot tell them apart; a hook can, with `game.seat_status(seat)`);
+- `\"space\"` — every space of the board;
+- `\"piece\"` — every piece in play, also one taken off the board with `piece.space = none`
+  (`count_of(piece, …)` and the other loops of formulas count only pieces on the board).
+
+Any other kind (`number`, `item`, `held`, the kinds of action parameters) is an error at load.
+The loop variable is named after the kind unless `as` names it, which a loop inside a loop
+needs to read the outer one (`as = \"cell\"`, then `cell.owner`). What the loop adds as it
+runs (a piece it places) is not visited; a piece it removes before reaching it is skipped.
+
+## Limits
+
+One expression, and one statement of an effect list, is at most 4,096 bytes of text: a longer
+one is an error at load that gives its length. Split a long effect into several statements
+(`let` names a part for the lines after it), or move a long calculation into a Lua hook.
+Brackets, function arguments, `not` and `-` nest at most 64 deep. The loops of one formula take
+at most 50,000,000 steps together (see [the loops](#loops-counting-summing-choosing)); hooks have
+limits of their own (see [the Lua API](lua-api.md)).
+
+How a game runs around these formulas — the order of effects, triggers and Lua handlers when a
+turn ends, what is hidden from whom, what a line of sight is, how computer players choose — is
+on [How a game runs](how-a-game-runs.md).
 ";
 
 /// The reference page.

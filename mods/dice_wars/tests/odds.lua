@@ -1,6 +1,7 @@
 -- Odds and the computer players: `chance` is the exact probability that the attacker's sum
 -- beats the defender's (checked against sums worked out here), the preview shows it, and the
--- greedy player only attacks at 50% or better, taking the best chance first.
+-- greedy player attacks when the dice it expects to destroy are at least the dice it expects
+-- to lose, taking the attack worth most first.
 
 local board, arrange = helpers.board, helpers.arrange
 
@@ -105,25 +106,33 @@ test("the chance agrees with many forced-free battles (sanity)", function()
   expect_near(wins / 400, exact, 0.08)
 end)
 
--- ----- the greedy player -----
+-- ----- the greedy (medium) player -----
 
--- Lists the legal attacks with their chances: { ["a>b"] = p, ... } and the best chance.
-local function chances(g)
+-- What the computer players expect an attack of n dice against m to be worth, in dice: with
+-- the chance of conquering the defender's m dice are destroyed; otherwise the attacker loses
+-- all but the one die that stays.
+local function worth(n, m)
+  local p = beat(n, m)
+  return p * m - (1 - p) * (n - 1)
+end
+
+-- Lists the legal attacks with what they are worth: { ["a>b"] = w, ... } and the best worth.
+local function worths(g)
   local out, best = {}, nil
   for _, a in ipairs(g:legal()) do
     if a.action == "attack" then
-      local p = g:chance{ action = "attack", from = a.from, to = a.to }
-      out[a.from .. ">" .. a.to] = p
-      if not best or p > best then best = p end
+      local w = worth(g:counter(a.from, "dice"), g:counter(a.to, "dice"))
+      out[a.from .. ">" .. a.to] = w
+      if not best or w > best then best = w end
     end
   end
   return out, best
 end
 
--- Lets the greedy player take one action and checks it: an attack must have a chance of at
--- least 0.5 and be the best on offer; a pass means nothing reached 0.5. Returns the action.
+-- Lets the greedy player take one action and checks it: an attack must be worth at least 0
+-- dice and be the best on offer; a pass means every attack was worth less. Returns the action.
 local function greedy_step(g)
-  local before, best = chances(g)
+  local before, best = worths(g)
   local seat = g:current_seat()
   g:play("greedy", 1)
   local acted = g:events()[1]
@@ -131,25 +140,38 @@ local function greedy_step(g)
   expect_eq(acted.seat, seat)
   expect(acted.action ~= "leave", "the greedy player left")
   if acted.action == "attack" then
-    local p = before[acted.from .. ">" .. acted.to]
-    expect(p ~= nil, "attack not listed as legal")
-    expect(p >= 0.5, ("greedy attacked %s>%s at %.4f"):format(acted.from, acted.to, p))
+    local w = before[acted.from .. ">" .. acted.to]
+    expect(w ~= nil, "attack not listed as legal")
+    expect(w >= 0, ("greedy attacked %s>%s, worth %.4f dice"):format(acted.from, acted.to, w))
     ---@cast best number
-    expect_near(p, best, 1e-12, "greedy did not take the best chance")
+    expect_near(w, best, 1e-9, "greedy did not take the attack worth most")
   else
     expect_eq(acted.action, "pass")
-    expect(best == nil or best < 0.5, ("greedy passed with a %.4f attack on offer"):format(best or 0))
+    expect(best == nil or best < 0, ("greedy passed with an attack worth %.4f dice on offer"):format(best or 0))
   end
   return acted
 end
+
+test("an attack is worth its chance of destroying the defender's dice against losing its own", function()
+  -- 2 v 1: 181/216 to destroy 1 die, 35/216 to lose 1
+  expect_near(worth(2, 1), (181 - 35) / 216, 1e-12)
+  -- equal stacks are worth attacking, one die fewer is not, at every height
+  for n = 2, 8 do
+    expect(worth(n, n) > 0, n .. " v " .. n)
+    if n < 8 then expect(worth(n, n + 1) < 0, n .. " v " .. n + 1) end
+  end
+  -- 8 v 8 wins less than half the time but is still worth it: 8 dice to win, 7 to lose
+  expect(beat(8, 8) < 0.5)
+  expect(worth(8, 8) > 0)
+end)
 
 -- Three duels a_i (seat 1) against b_i (seat 2); the b's are linked to each other.
 local star = board({ "a1", "b1", "a2", "b2", "a3", "b3" },
   { { "a1", "b1" }, { "a2", "b2" }, { "a3", "b3" }, { "b1", "b2" }, { "b2", "b3" } })
 
-test("greedy takes the best chance first", function()
+test("greedy takes the attack worth most first", function()
   local g = scenario.new{ seed = 1, seats = 2, board = star }
-  -- 3 v 3 (0.45), 2 v 1 (0.84), 4 v 2 (0.90)
+  -- 3 v 3 (0.27 dice), 2 v 1 (0.68), 4 v 2 (1.7)
   arrange(g, { a1 = { 1, 3 }, b1 = { 2, 3 }, a2 = { 1, 2 }, b2 = { 2, 1 }, a3 = { 1, 4 }, b3 = { 2, 2 } }, 2)
   g:force_dice{ 6, 6, 6, 6, 1, 1 }
   local acted = greedy_step(g)
@@ -159,34 +181,46 @@ test("greedy takes the best chance first", function()
   g:force_dice{ 6, 6, 6, 1 }
   acted = greedy_step(g)
   expect_eq({ acted.from, acted.to }, { "b3", "b2" })
-  -- left: a1 v b1 (3 v 3) and b2 v b1 (2 v 3), both below 0.5: greedy passes
+  -- left: a1 v b1 (3 v 3, below 50% but worth 0.27 dice) and b2 v b1 (2 v 3, worth less
+  -- than nothing): greedy attacks with the equal stack
+  g:force_dice{ 1, 1, 1, 6, 6, 6 }
+  acted = greedy_step(g)
+  expect_eq({ acted.from, acted.to }, { "a1", "b1" })
+  -- lost: a1 is down to 1 die, and 2 v 3 is not worth it
+  expect_eq(g:counter("a1", "dice"), 1)
   acted = greedy_step(g)
   expect_eq(acted.action, "pass")
 end)
 
-test("greedy passes when every attack is below 50%", function()
+test("greedy passes when every attack is worth less than nothing", function()
   local g = scenario.new{ seed = 1, seats = 2, board = star }
-  arrange(g, { a1 = { 1, 2 }, b1 = { 2, 3 }, a2 = { 1, 8 }, b2 = { 2, 8 }, a3 = { 1, 4 }, b3 = { 2, 5 } }, 2)
-  local _, best = chances(g)
-  expect(best < 0.5)
+  arrange(g, { a1 = { 1, 2 }, b1 = { 2, 3 }, a2 = { 1, 7 }, b2 = { 2, 8 }, a3 = { 1, 4 }, b3 = { 2, 5 } }, 2)
+  local _, best = worths(g)
+  expect(best < 0)
   local acted = greedy_step(g)
   expect_eq(acted.action, "pass")
   expect_eq(g:current_seat(), 2)
 end)
 
-test("greedy attacks at 50% or more: 4 v 4 is below, 5 v 4 above", function()
-  local g = scenario.new{ seed = 1, seats = 2, board = duel }
-  arrange(g, { a = { 1, 4 }, b = { 2, 4 }, c = { 1, 1 }, d = { 2, 2 } }, 2)
-  expect(beat(4, 4) < 0.5)
-  expect_eq(greedy_step(g).action, "pass")
-  g = scenario.new{ seed = 1, seats = 2, board = duel }
-  arrange(g, { a = { 1, 5 }, b = { 2, 4 }, c = { 1, 1 }, d = { 2, 2 } }, 2)
-  expect(beat(5, 4) >= 0.5)
-  local acted = greedy_step(g)
-  expect_eq({ acted.action, acted.from, acted.to }, { "attack", "a", "b" })
+test("greedy attacks with a stack as high as the defender's, not one lower: 4 v 5, 4 v 4, 8 v 8", function()
+  for _, case in ipairs{ { 4, 5, "pass" }, { 4, 4, "attack" }, { 7, 8, "pass" }, { 8, 8, "attack" } } do
+    local g = scenario.new{ seed = 1, seats = 2, board = duel }
+    arrange(g, { a = { 1, case[1] }, b = { 2, case[2] }, c = { 1, 1 }, d = { 2, 2 } }, 2)
+    local acted = greedy_step(g)
+    expect_eq(acted.action, case[3], case[1] .. " v " .. case[2])
+  end
 end)
 
-test("in whole greedy games every attack has a chance of at least 50% and is the best", function()
+test("stacks of 8 against 8 everywhere: greedy still attacks, so the game moves on", function()
+  -- The position two careful players used to freeze in until the turn limit.
+  local g = scenario.new{ seed = 1, seats = 2, board = star }
+  arrange(g, { a1 = { 1, 8 }, b1 = { 2, 8 }, a2 = { 1, 8 }, b2 = { 2, 8 }, a3 = { 1, 8 }, b3 = { 2, 8 } }, 2)
+  g:set_resource(1, "reserve", 64)
+  g:set_resource(2, "reserve", 64)
+  expect_eq(greedy_step(g).action, "attack")
+end)
+
+test("in whole greedy games every attack is worth at least nothing and is the best", function()
   for _, case in ipairs{ { 1, 4 }, { 2, 3 }, { 3, 6 } } do
     local g = scenario.new{ seed = case[1], seats = case[2] }
     local attacks, steps = 0, 0

@@ -1,6 +1,6 @@
 -- Turns: ending a turn by choice, the automatic end when no border territory holds more than
--- one die, the turn order (seat 1 first), and elimination of a seat that loses its last
--- territory (it is skipped from then on).
+-- one die, the turn order (a seat drawn at random first, then round the seats in order), and
+-- elimination of a seat that loses its last territory (it is skipped from then on).
 
 local board, arrange, find, dice_of = helpers.board, helpers.arrange, helpers.find, helpers.dice_of
 
@@ -18,7 +18,7 @@ end
 local ring = board({ "a", "b", "c", "d", "e", "f" },
   { { "a", "b" }, { "b", "c" }, { "c", "d" }, { "d", "e" }, { "e", "f" }, { "f", "a" } })
 
-test("seat 1 moves first, then the seats in order, round after round", function()
+test("play goes round the seats in order, round after round", function()
   local g = scenario.new{ seed = 3, seats = 3, board = ring }
   arrange(g, { a = { 1, 3 }, b = { 2, 3 }, c = { 3, 3 }, d = { 1, 3 }, e = { 2, 3 }, f = { 3, 3 } }, 3)
   g:set_turn(1, 1)
@@ -34,12 +34,43 @@ test("seat 1 moves first, then the seats in order, round after round", function(
   expect_eq(g:turn(), 8)
 end)
 
-test("the first turn of a new game is seat 1's, turn 1 of round 1", function()
+-- The seat whose turn a new game starts with (its first `turn_started` event), checked to be
+-- turn 1 of round 1.
+local function first_seat(seed, seats)
+  local g = scenario.new{ seed = seed, seats = seats }
+  local started = find(g:events(true), function(e) return e.event == "turn_started" end)
+  local seat = started[1].seat
+  expect_eq(started[1], { event = "turn_started", seat = seat, turn = 1, round = 1 }, "seed " .. seed)
+  expect_eq(g:current_seat(), seat)
+  return seat
+end
+
+test("the first turn of a new game goes to a seat drawn at random, turn 1 of round 1", function()
+  -- 240 games of four: each seat should start 60 times. The bounds are 4 standard deviations
+  -- of a binomial count (sqrt(240 * 1/4 * 3/4) = 6.7), which a fair draw leaves less than
+  -- once in 4,000 sets of seeds; seat 1 always starting (or never) is far outside them.
+  local starts = { 0, 0, 0, 0 }
+  for seed = 1, 240 do
+    local seat = first_seat(seed, 4)
+    starts[seat] = starts[seat] + 1
+  end
+  for seat = 1, 4 do
+    expect(starts[seat] >= 33 and starts[seat] <= 87, ("seat %d started %d of 240 games"):format(seat, starts[seat]))
+  end
+end)
+
+test("the same seed draws the same first seat, at every table size", function()
   for _, seats in ipairs{ 2, 5, 8 } do
-    local g = scenario.new{ seed = 11, seats = seats }
-    local started = find(g:events(true), function(e) return e.event == "turn_started" end)
-    expect_eq(started[1], { event = "turn_started", seat = 1, turn = 1, round = 1 })
-    expect_eq(g:round(), 1)
+    local seen = {}
+    for seed = 1, 40 do
+      local seat = first_seat(seed, seats)
+      expect(seat >= 1 and seat <= seats, "seat " .. seat)
+      expect_eq(first_seat(seed, seats), seat, "seed " .. seed .. " again")
+      seen[seat] = true
+    end
+    local different = 0
+    for _ in pairs(seen) do different = different + 1 end
+    expect(different >= 2, seats .. " seats: 40 games all started with the same seat")
   end
 end)
 

@@ -24,7 +24,7 @@ pub fn run(mods: &[String]) -> Result<ExitCode, String> {
         }) {
             Ok(loaded) => {
                 for warning in &loaded.warnings {
-                    eprintln!("{warning}");
+                    eprintln!("{}", meeple_engine::diag::printable(&warning.to_string()));
                 }
                 let rules = &loaded.ruleset;
                 println!(
@@ -41,7 +41,7 @@ pub fn run(mods: &[String]) -> Result<ExitCode, String> {
             Err(problems) => {
                 failed += 1;
                 for problem in &problems {
-                    eprintln!("{problem}");
+                    eprintln!("{}", meeple_engine::diag::printable(&problem.to_string()));
                 }
                 println!(
                     "FAIL  {}: {} problem{}",

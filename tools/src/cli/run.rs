@@ -66,11 +66,18 @@ pub fn run(args: RunArgs) -> Result<ExitCode, String> {
     let mut failure = None;
     let mut history = Vec::new();
     for (index, record) in script.actions.iter().enumerate() {
-        let applied = from_record(&rules, &state, record).and_then(|(seat, action)| {
-            engine.apply_as(&mut state, seat, &action, &mut events).map_err(|e| e.to_string())?;
-            history.push((seat, action));
-            Ok(())
-        });
+        let applied = match from_record(&rules, &state, record) {
+            Ok((seat, action)) => match engine.apply_as(&mut state, seat, &action, &mut events) {
+                Ok(()) => {
+                    history.push((seat, action));
+                    Ok(())
+                }
+                // The watchdog's stop says nothing about the action: the run ends, no refusal.
+                Err(error) if error.is_out_of_time() => return Err(format!("action {}: {error}", index + 1)),
+                Err(error) => Err(error.to_string()),
+            },
+            Err(reason) => Err(reason),
+        };
         if let Err(reason) = applied {
             failure = Some(json!({ "action": index + 1, "record": record, "reason": reason }));
             break;

@@ -11,6 +11,21 @@ use meeple_engine::sim::{self, SimConfig, SimReport};
 /// state, so a mistyped count would exhaust the memory instead of running faster.
 const MAX_THREADS: usize = 1024;
 
+/// The worker threads a simulation uses: as asked, but never more than the machine's cores —
+/// each thread holds an engine with a Lua state of up to 64 MiB, and threads past the cores
+/// only add memory, not speed. The results do not depend on the number of threads.
+fn worker_threads(asked: Option<usize>) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    match asked {
+        Some(asked) if asked > cores => {
+            eprintln!("note: {asked} threads asked for; using this machine's {cores} cores");
+            cores
+        }
+        Some(asked) => asked.max(1),
+        None => cores,
+    }
+}
+
 #[derive(Args)]
 pub struct SimArgs {
     /// The mod: a bundled mod's id or a mod folder.
@@ -60,7 +75,7 @@ pub fn run(args: SimArgs) -> Result<ExitCode, String> {
         seats: args.players.unwrap_or(rules.manifest.seats.default_count() as usize),
         levels: args.levels.clone(),
         rotate: args.rotate,
-        threads: args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        threads: worker_threads(args.threads),
     };
     let bar = if std::io::stderr().is_terminal() {
         let bar = indicatif::ProgressBar::new(config.games);

@@ -241,7 +241,8 @@ impl ModModel {
     }
 
     /// Sets a value as [`ModModel::set`] does, but as part of the previous change when that
-    /// was to the same value (the steps of one drag of a number are one undo step).
+    /// was to the same value and no [`ModModel::end_edit`] came between (the steps of one drag
+    /// of a number, the keystrokes of one edit of a text, are one undo step).
     pub fn set_merging(&mut self, path: &[Seg], value: Value) -> Result<(), Refusal> {
         let merge = self.last_path.as_deref() == Some(path) && !self.undo.is_empty();
         let undo = self.undo.len();
@@ -251,6 +252,12 @@ impl ModModel {
             self.undo.pop();
         }
         Ok(())
+    }
+
+    /// Ends the current edit: the next change starts a new undo step even when it is to the
+    /// same value (a field typed into again after leaving it, a second drag).
+    pub fn end_edit(&mut self) {
+        self.last_path = None;
     }
 
     /// Whether setting the value at `path` would be accepted, without making the change (for

@@ -60,6 +60,11 @@ pub struct EditorScreen {
     schema: Json,
     manifest_schema: Json,
     pub balance: BalancePanel,
+    /// "Close editor" was clicked with unsaved changes: the question is shown.
+    pub asking_to_close: bool,
+    /// The width of the form area, for wrapping long problems (the form scrolls sideways, so
+    /// its own width is unbounded).
+    form_width: f32,
 }
 
 impl EditorScreen {
@@ -78,6 +83,8 @@ impl EditorScreen {
             draft_problems: BTreeMap::new(),
             schema: data_schema(),
             manifest_schema: manifest_schema(),
+            asking_to_close: false,
+            form_width: 600.0,
         })
     }
 
@@ -129,6 +136,63 @@ impl EditorScreen {
         self.status = result.err().map(|refusal| (false, refusal.to_string()));
     }
 
+    /// The bounds the mod declares for a number at `path`: an item's number by `[item_stats]`,
+    /// a piece kind's starting stat by its `[stats]` declaration.
+    fn declared_bounds(&self, path: &[Seg]) -> (Option<f64>, Option<f64>) {
+        let declaration = match path {
+            [Seg::Key(items), _, Seg::Key(stats), Seg::Key(name)] if items == "items" && stats == "stats" => {
+                vec![Seg::Key("item_stats".into()), Seg::Key(name.clone())]
+            }
+            [Seg::Key(pieces), _, Seg::Key(stats), Seg::Key(name)] if pieces == "pieces" && stats == "stats" => {
+                vec![Seg::Key("stats".into()), Seg::Key(name.clone())]
+            }
+            _ => return (None, None),
+        };
+        let Some(Json::Object(bounds)) = self.model.json(&declaration) else { return (None, None) };
+        (bounds.get("min").and_then(Json::as_f64), bounds.get("max").and_then(Json::as_f64))
+    }
+
+    /// Closes the editor, or asks first when there are unsaved changes.
+    fn close(&mut self) -> Option<EditorChoice> {
+        if self.model.is_dirty() {
+            self.asking_to_close = true;
+            None
+        } else {
+            Some(EditorChoice::Close)
+        }
+    }
+
+    /// The question before unsaved changes are dropped.
+    fn close_question_ui(&mut self, ui: &mut egui::Ui) -> Option<EditorChoice> {
+        if !self.asking_to_close {
+            return None;
+        }
+        let changed: Vec<String> = self.model.files.iter().filter(|f| f.is_changed()).map(|f| f.name.clone()).collect();
+        let mut choice = None;
+        egui::Modal::new(egui::Id::unique("editor close question")).show(ui.ctx(), |ui| {
+            ui.set_max_width(420.0);
+            ui.heading("Close the editor?");
+            ui.label(format!("Unsaved changes to {} will be lost.", changed.join(", ")));
+            ui.horizontal(|ui| {
+                if self.editable() && ui.button("Save and close").clicked() {
+                    self.save();
+                    if !self.model.is_dirty() {
+                        choice = Some(EditorChoice::Close);
+                    }
+                    self.asking_to_close = false;
+                }
+                if ui.button("Discard changes").clicked() {
+                    self.asking_to_close = false;
+                    choice = Some(EditorChoice::Close);
+                }
+                if ui.button("Keep editing").clicked() {
+                    self.asking_to_close = false;
+                }
+            });
+        });
+        choice
+    }
+
     pub fn save(&mut self) {
         self.status = Some(match self.model.save() {
             Ok(written) if written.is_empty() => (true, "Nothing to save".into()),
@@ -138,11 +202,11 @@ impl EditorScreen {
     }
 
     pub fn ui(&mut self, ui: &mut egui::Ui) -> Option<EditorChoice> {
-        let mut choice = None;
+        let mut choice = self.close_question_ui(ui);
         egui::Panel::top("editor bar").show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
                 if ui.button("Close editor").clicked() {
-                    choice = Some(EditorChoice::Close);
+                    choice = self.close();
                 }
                 ui.separator();
                 let name = self.model.rules.as_ref().map(|r| r.manifest.name.clone()).unwrap_or_default();
@@ -190,13 +254,14 @@ impl EditorScreen {
             }
             if let Some((ok, text)) = &self.status {
                 let color = if *ok { Color32::from_rgb(0x90, 0xd0, 0x90) } else { Color32::LIGHT_RED };
-                ui.label(RichText::new(text).color(color).monospace());
+                ui.add(egui::Label::new(RichText::new(text).color(color).monospace()).wrap());
             }
         });
         egui::Panel::left("editor browse").default_size(240.0).resizable(true).show(ui, |ui| {
             self.browse_ui(ui);
         });
         egui::CentralPanel::default().show(ui, |ui| {
+            self.form_width = ui.available_width();
             egui::ScrollArea::both().id_salt("editor main").show(ui, |ui| match self.view.clone() {
                 View::Entry(path) => self.entry_ui(ui, &path),
                 View::Table(collection) => self.table_ui(ui, &collection),
@@ -388,13 +453,15 @@ impl EditorScreen {
         match value {
             Value::Integer(n) if kind != FieldKind::Number => {
                 let mut number = *n.value();
-                let mut drag = egui::DragValue::new(&mut number);
-                if let Some(info) = info {
-                    let min = info.min.map_or(i64::MIN, |m| m as i64);
-                    let max = info.max.map_or(i64::MAX, |m| m as i64);
-                    drag = drag.range(min..=max);
-                }
+                let (declared_min, declared_max) = self.declared_bounds(path);
+                let min = [info.and_then(|i| i.min), declared_min].into_iter().flatten().reduce(f64::max);
+                let max = [info.and_then(|i| i.max), declared_max].into_iter().flatten().reduce(f64::min);
+                let drag = egui::DragValue::new(&mut number)
+                    .range(min.map_or(i64::MIN, |m| m as i64)..=max.map_or(i64::MAX, |m| m as i64));
                 let response = ui.add(drag).labelled_by(label);
+                if response.drag_started() || response.gained_focus() {
+                    self.model.end_edit();
+                }
                 if response.changed() && number != *n.value() {
                     self.set_number(path, Value::from(number), response.dragged());
                 }
@@ -455,12 +522,19 @@ impl EditorScreen {
                 };
                 let response = ui.add(edit).labelled_by(label);
                 let typed = draft.clone();
+                if response.gained_focus() || response.lost_focus() {
+                    // One edit of a field, from focus to leaving it, is one undo step.
+                    self.model.end_edit();
+                }
                 if response.changed() {
-                    // Checked as it is typed; taken when it is valid.
+                    // Checked as it is typed; taken when it is valid, as part of this edit.
                     match self.model.check(path, Value::from(typed.clone())) {
                         Ok(()) => {
                             self.draft_problems.remove(&key);
-                            self.set(path, Value::from(typed));
+                            match self.model.set_merging(path, Value::from(typed)) {
+                                Ok(()) => self.status = None,
+                                Err(refusal) => self.status = Some((false, refusal.to_string())),
+                            }
                         }
                         Err(refusal) => {
                             self.draft_problems
@@ -474,7 +548,15 @@ impl EditorScreen {
                 if let Some(problem) = self.draft_problems.get(&key) {
                     ui.end_row();
                     ui.label("");
-                    ui.colored_label(Color32::LIGHT_RED, RichText::new(problem).small().monospace());
+                    // Wrapped within the form's width: a located problem echoes its source line.
+                    let width = (self.form_width - 160.0).max(240.0);
+                    ui.scope(|ui| {
+                        ui.set_max_width(width);
+                        ui.add(
+                            egui::Label::new(RichText::new(problem).small().monospace().color(Color32::LIGHT_RED))
+                                .wrap(),
+                        );
+                    });
                 }
             }
             other => {

@@ -14,7 +14,7 @@ use super::board_view::{BoardView, Mark, Overlay};
 use super::catalog::{self, ModEntry, Origin};
 use super::reload::{ModWatcher, Reload};
 use super::replay::{ReplayChoice, ReplayViewer};
-use super::session::Session;
+use super::session::{Rewound, Session};
 use super::setup::{SetupChoice, SetupForm};
 use super::{describe, panels};
 use crate::editor::screen::{EditorChoice, EditorScreen};
@@ -57,6 +57,8 @@ pub struct PlayerApp {
     pub notice: Option<String>,
     /// The editor set aside while its mod is play-tested; the game's "Quit" returns to it.
     editor_aside: Option<Box<EditorScreen>>,
+    /// The game set aside while its replay is watched; closing the replay returns to it.
+    game_aside: Option<Box<GameScreen>>,
 }
 
 impl PlayerApp {
@@ -88,6 +90,7 @@ impl PlayerApp {
             open_path: String::new(),
             notice: None,
             editor_aside: None,
+            game_aside: None,
         };
         if let Some(path) = &options.open {
             app.open_save(path, options.replay);
@@ -206,8 +209,13 @@ impl PlayerApp {
         let opened = if replay {
             ReplayViewer::from_save(rules, &save, &shown).map(|v| Screen::Replay(Box::new(v)))
         } else {
-            Session::from_save(rules, &save, &shown)
-                .map(|s| Screen::Game(Box::new(GameScreen::new(s, &self.mods[index].folder))))
+            Session::from_save(rules, &save, &shown).map(|session| {
+                let mut game = GameScreen::new(session, &self.mods[index].folder);
+                // Saving goes back to the file opened, and nothing is unsaved yet.
+                game.save_path = shown.clone();
+                game.saved_actions = game.session.history.len();
+                Screen::Game(Box::new(game))
+            })
         };
         match opened {
             Ok(screen) => {
@@ -263,12 +271,25 @@ impl PlayerApp {
                     let index = self.selected;
                     self.open_setup(index);
                 }
-                Some(GameChoice::Replay(path)) => self.open_save(&path, true),
+                Some(GameChoice::WatchReplay) => match game.replay_viewer() {
+                    // The game waits aside, unchanged, until the replay is closed.
+                    Ok(viewer) => {
+                        let Screen::Game(game) = std::mem::replace(&mut self.screen, Screen::Replay(Box::new(viewer)))
+                        else {
+                            unreachable!("matched above")
+                        };
+                        self.game_aside = Some(game);
+                    }
+                    Err(error) => game.status = Some(error),
+                },
                 None => {}
             },
             Screen::Replay(viewer) => {
                 if viewer.ui(ui) == Some(ReplayChoice::Close) {
-                    self.screen = Screen::Launcher;
+                    self.screen = match self.game_aside.take() {
+                        Some(game) => Screen::Game(game),
+                        None => Screen::Launcher,
+                    };
                 }
             }
         }
@@ -371,7 +392,24 @@ impl eframe::App for PlayerApp {
 pub enum GameChoice {
     Quit,
     NewGame,
-    Replay(PathBuf),
+    /// Watch the game so far from its start; the game waits.
+    WatchReplay,
+}
+
+/// A question the game screen asks before doing something that cannot be taken back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Confirm {
+    /// The person to move forfeits.
+    Leave,
+    /// The game, with moves not saved, would be dropped for a new one or the list of games.
+    Drop(DropFor),
+}
+
+/// What a game would be dropped for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DropFor {
+    NewGame,
+    Quit,
 }
 
 /// A game being played, with everything the screen keeps beside the session.
@@ -395,6 +433,15 @@ pub struct GameScreen {
     over_closed: bool,
     /// Whether the computers play at once up to the next person's turn ("Skip").
     pub skipping: bool,
+    /// How many actions the game had when it was last saved or opened: more are lost if it is
+    /// dropped.
+    pub saved_actions: usize,
+    /// The question being asked, if any.
+    pub confirm: Option<Confirm>,
+    /// What the last reload wound back, until the person chooses to play on or restart.
+    pub rewound: Option<Rewound>,
+    /// The space of the choice under the pointer in the choices list, highlighted on the board.
+    pub pointed: Option<u32>,
 }
 
 impl GameScreen {
@@ -420,7 +467,44 @@ impl GameScreen {
             shown_to: None,
             over_closed: false,
             skipping: false,
+            saved_actions: 0,
+            confirm: None,
+            rewound: None,
+            pointed: None,
         }
+    }
+
+    /// Whether the game has moves that dropping it would lose: it is not over and not saved
+    /// since its last action.
+    pub fn has_unsaved_moves(&self) -> bool {
+        !self.session.is_over() && self.session.history.len() != self.saved_actions
+    }
+
+    /// A viewer of the game so far, from the start, held in memory (no file is written).
+    pub fn replay_viewer(&self) -> Result<ReplayViewer, String> {
+        let session = &self.session;
+        let save = SaveFile::new(&session.rules, &session.setup, &session.history, &session.state);
+        ReplayViewer::from_save(session.rules.clone(), &save, &format!("this game of {}", session.rules.manifest.name))
+    }
+
+    /// Saves the game to the path in the "Save to" box.
+    pub fn save(&mut self) {
+        let path = PathBuf::from(&self.save_path);
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            let _ = std::fs::create_dir_all(parent);
+        }
+        self.status = Some(match self.session.save(&path) {
+            Ok(()) => {
+                self.saved_actions = self.session.history.len();
+                format!("Saved {} actions to {}", self.session.history.len(), path.display())
+            }
+            Err(error) => error,
+        });
+    }
+
+    /// Leaves the game for the person to move (after they confirmed it).
+    pub fn leave(&mut self) {
+        let _ = self.session.act(meeple_engine::game::Action::leave());
     }
 
     /// Whether the screen waits for the seat to move to take it over (a game with hidden hands
@@ -440,13 +524,14 @@ impl GameScreen {
     pub fn apply_reload(&mut self, reload: Reload) {
         match reload {
             Reload::Loaded(rules) => match self.session.with_rules(rules) {
-                Ok((session, note)) => {
+                Ok((session, rewound)) => {
                     self.session = session;
                     self.problems.clear();
-                    self.reload_note =
-                        Some(note.unwrap_or_else(|| {
-                            "Reloaded the mod; the game was replayed with the changed rules.".into()
-                        }));
+                    self.reload_note = match &rewound {
+                        None => Some("Reloaded the mod; the game was replayed with the changed rules.".into()),
+                        Some(_) => None,
+                    };
+                    self.rewound = rewound;
                 }
                 Err(error) => self.problems = vec![error],
             },
@@ -457,7 +542,7 @@ impl GameScreen {
         }
     }
 
-    /// Checks the mod folder now (the screen also does it about once a second).
+    /// Checks the mod folder now (the screen does it when the files change).
     pub fn check_reload(&mut self) {
         if let Some(reload) = self.watcher.check() {
             self.apply_reload(reload);
@@ -495,20 +580,140 @@ impl GameScreen {
 
     pub fn ui(&mut self, ui: &mut egui::Ui) -> Option<GameChoice> {
         let mut choice = None;
+        // Parts of the screen drawn before a change in this frame show the old state: a change
+        // asks for the next frame at once (see the end of this function).
+        let revision = self.session.revision();
         let now = ui.input(|i| i.time);
-        if let Some(reload) = self.watcher.poll(now) {
+        if let Some(reload) = self.watcher.poll(ui.ctx(), now) {
             self.apply_reload(reload);
         }
-        ui.ctx().request_repaint_after(Duration::from_secs(1));
         self.pace_computers(ui.ctx(), now);
+        let choice_made = self.screen_ui(ui, &mut choice);
+        if let Some(asked) = choice_made {
+            choice = Some(asked);
+        }
+        if self.session.revision() != revision {
+            // Draw the frame again at once so no panel shows the state from before the change
+            // (egui runs a second pass before showing anything); when a second pass has run
+            // already, the next frame follows at once instead.
+            ui.ctx().request_discard("the game changed while the screen was drawn");
+            ui.ctx().request_repaint();
+        }
+        choice
+    }
+
+    /// The question being asked, as a modal window.
+    fn confirm_ui(&mut self, ui: &mut egui::Ui) -> Option<GameChoice> {
+        let asked = self.confirm?;
+        let mut answer = None;
+        let name = describe::seat(&self.session.state, self.session.seat());
+        let moves = self.session.history.len() - self.saved_actions.min(self.session.history.len());
+        egui::Modal::new(egui::Id::unique("game question")).show(ui.ctx(), |ui| {
+            ui.set_max_width(420.0);
+            match asked {
+                Confirm::Leave => {
+                    ui.heading("Leave the game?");
+                    ui.label(format!(
+                        "{name} stops playing for good: the spaces and pieces stay and still defend, but take no \
+                         more turns. This cannot be undone."
+                    ));
+                    ui.horizontal(|ui| {
+                        if ui.button("Leave").clicked() {
+                            answer = Some(true);
+                        }
+                        if ui.button("Keep playing").clicked() {
+                            answer = Some(false);
+                        }
+                    });
+                }
+                Confirm::Drop(what) => {
+                    ui.heading(match what {
+                        DropFor::NewGame => "Start a new game?",
+                        DropFor::Quit => "Quit this game?",
+                    });
+                    ui.label(format!(
+                        "This game has {moves} move{} that are not saved; they will be lost.",
+                        if moves == 1 { "" } else { "s" }
+                    ));
+                    ui.horizontal(|ui| {
+                        if ui.button("Drop this game").clicked() {
+                            answer = Some(true);
+                        }
+                        if ui.button("Keep playing").clicked() {
+                            answer = Some(false);
+                        }
+                    });
+                }
+            }
+        });
+        let yes = answer?;
+        self.confirm = None;
+        if !yes {
+            return None;
+        }
+        match asked {
+            Confirm::Leave => {
+                self.leave();
+                None
+            }
+            Confirm::Drop(DropFor::NewGame) => Some(GameChoice::NewGame),
+            Confirm::Drop(DropFor::Quit) => Some(GameChoice::Quit),
+        }
+    }
+
+    /// Asks before dropping a game with unsaved moves; otherwise drops it at once.
+    fn drop_for(&mut self, what: DropFor) -> Option<GameChoice> {
+        if self.has_unsaved_moves() {
+            self.confirm = Some(Confirm::Drop(what));
+            return None;
+        }
+        Some(match what {
+            DropFor::NewGame => GameChoice::NewGame,
+            DropFor::Quit => GameChoice::Quit,
+        })
+    }
+
+    /// What a reload wound back, said plainly, with the two ways on.
+    fn rewound_ui(&mut self, ui: &mut egui::Ui) {
+        let Some(rewound) = self.rewound.clone() else { return };
+        let warning = Color32::from_rgb(0xf0, 0xc0, 0x40);
+        egui::Frame::group(ui.style()).stroke(egui::Stroke::new(1.5, warning)).show(ui, |ui| {
+            ui.label(
+                RichText::new("The mod changed on disk and its new rules refuse part of this game")
+                    .strong()
+                    .color(warning),
+            );
+            ui.add(egui::Label::new(rewound.describe()).wrap());
+            ui.horizontal(|ui| {
+                if ui.button("Keep playing from there").clicked() {
+                    self.rewound = None;
+                }
+                if ui.button("Restart the game").clicked() {
+                    match self.session.restarted() {
+                        Ok(session) => {
+                            self.session = session;
+                            self.saved_actions = 0;
+                            self.over_closed = false;
+                            self.rewound = None;
+                        }
+                        Err(error) => self.problems = vec![error],
+                    }
+                }
+            });
+        });
+    }
+
+    /// Everything the game screen draws; returns what was chosen by the screen's own questions.
+    fn screen_ui(&mut self, ui: &mut egui::Ui, choice: &mut Option<GameChoice>) -> Option<GameChoice> {
+        let answered = self.confirm_ui(ui);
 
         egui::Panel::top("game bar").show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
                 if ui.button("Quit to games").clicked() {
-                    choice = Some(GameChoice::Quit);
+                    *choice = self.drop_for(DropFor::Quit);
                 }
                 if ui.button("New game").clicked() {
-                    choice = Some(GameChoice::NewGame);
+                    *choice = self.drop_for(DropFor::NewGame);
                 }
                 ui.separator();
                 ui.label(RichText::new(&self.session.rules.manifest.name).strong());
@@ -527,24 +732,14 @@ impl GameScreen {
                 ui.add(egui::TextEdit::singleline(&mut self.save_path).desired_width(220.0).id_salt("save path"))
                     .labelled_by(label.id);
                 if ui.button("Save").clicked() {
-                    let path = PathBuf::from(&self.save_path);
-                    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-                        let _ = std::fs::create_dir_all(parent);
-                    }
-                    self.status = Some(match self.session.save(&path) {
-                        Ok(()) => format!("Saved {} actions to {}", self.session.history.len(), path.display()),
-                        Err(error) => error,
-                    });
+                    self.save();
                 }
-                if ui.button("Replay").on_hover_text("Save, then watch the game from the start").clicked() {
-                    let path = PathBuf::from(&self.save_path);
-                    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-                        let _ = std::fs::create_dir_all(parent);
-                    }
-                    match self.session.save(&path) {
-                        Ok(()) => choice = Some(GameChoice::Replay(path)),
-                        Err(error) => self.status = Some(error),
-                    }
+                if ui
+                    .button("Replay")
+                    .on_hover_text("Watch the game so far from the start; the game waits until the replay is closed")
+                    .clicked()
+                {
+                    *choice = Some(GameChoice::WatchReplay);
                 }
                 ui.separator();
                 ui.add(egui::Slider::new(&mut self.computer_delay, 0.0..=2.0).suffix(" s").text("Computer pace"));
@@ -574,6 +769,7 @@ impl GameScreen {
             } else if let Some(note) = &self.reload_note {
                 ui.label(RichText::new(note).small());
             }
+            self.rewound_ui(ui);
         });
 
         if self.awaiting_handover() {
@@ -588,7 +784,7 @@ impl GameScreen {
                     }
                 });
             });
-            return choice;
+            return answered;
         }
 
         egui::Panel::bottom("log").default_size(150.0).resizable(true).show(ui, |ui| {
@@ -598,7 +794,11 @@ impl GameScreen {
             egui::ScrollArea::vertical().id_salt("side scroll").show(ui, |ui| {
                 panels::turn_header(ui, &self.session);
                 ui.separator();
-                panels::actions(ui, &mut self.session);
+                let asked = panels::actions(ui, &mut self.session);
+                if asked.leave {
+                    self.confirm = Some(Confirm::Leave);
+                }
+                self.pointed = asked.pointed;
                 if let Some(message) = &self.session.message {
                     ui.colored_label(Color32::LIGHT_RED, message);
                 }
@@ -639,9 +839,9 @@ impl GameScreen {
         });
 
         if self.session.is_over() && !self.over_closed {
-            self.game_over_window(ui, &mut choice);
+            self.game_over_window(ui, choice);
         }
-        choice
+        answered
     }
 
     /// A click on the board: chooses the option there; with nothing being chosen, starts the
@@ -683,6 +883,11 @@ impl GameScreen {
         }
         for space in self.session.chosen_places() {
             marks.insert(space, Mark::Chosen);
+        }
+        if let Some(space) = self.pointed
+            && self.session.options().iter().any(|o| o.space == Some(space))
+        {
+            marks.insert(space, Mark::Pointed);
         }
         marks
     }
@@ -742,8 +947,6 @@ impl GameScreen {
         let session = &self.session;
         let stats = session.stats();
         let mut open = true;
-        // Shown in the bar: a failed save must not look like a button that does nothing.
-        let mut save_error = None;
         egui::Window::new("Game over").collapsible(false).resizable(false).open(&mut open).show(ui.ctx(), |ui| {
             if let Some(winners) = session.winners() {
                 ui.heading(winners);
@@ -772,20 +975,10 @@ impl GameScreen {
                     *choice = Some(GameChoice::Quit);
                 }
                 if ui.button("Watch the replay").clicked() {
-                    let path = PathBuf::from(&self.save_path);
-                    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-                        let _ = std::fs::create_dir_all(parent);
-                    }
-                    match session.save(&path) {
-                        Ok(()) => *choice = Some(GameChoice::Replay(path)),
-                        Err(error) => save_error = Some(error),
-                    }
+                    *choice = Some(GameChoice::WatchReplay);
                 }
             });
         });
-        if let Some(error) = save_error {
-            self.status = Some(error);
-        }
         if !open {
             self.over_closed = true;
         }

@@ -1,7 +1,7 @@
 //! The board, drawn from what the engine says about it: lattice cells (zig-zag grids, square
 //! grids with walls, territory maps whose regions are cells) or nodes and links (rings, tracks,
 //! graphs). Owner and terrain colours, counters, pieces, highlights, pan and zoom, rulers with
-//! the column and row labels, an overview minimap and tooltips. Knows no game.
+//! the column and row labels, territory numbers, an overview minimap and tooltips. Knows no game.
 
 use std::collections::HashMap;
 
@@ -23,6 +23,45 @@ pub enum Mark {
     Target,
     /// Already chosen for the action (yellow).
     Chosen,
+    /// The choice under the pointer in the choices list (cyan, wider): where that choice is.
+    Pointed,
+}
+
+impl Mark {
+    /// The mark's own colour, the core of its ring.
+    pub fn color(self) -> Color32 {
+        match self {
+            Mark::Eligible => Color32::WHITE,
+            Mark::Target => Color32::from_rgb(0xff, 0x40, 0x40),
+            Mark::Chosen => Color32::from_rgb(0xff, 0xd0, 0x30),
+            Mark::Pointed => Color32::from_rgb(0x30, 0xe0, 0xff),
+        }
+    }
+}
+
+/// The two colours of a highlight ring on a space of colour `fill`: a halo (outside, wider)
+/// and the mark's own colour inside it. The halo is black on light spaces and white on dark
+/// ones, so every ring stands out from any seat's or terrain's colour, even a red ring on a red
+/// territory.
+pub fn ring_colors(mark: Mark, fill: Color32) -> (Color32, Color32) {
+    // Where black and white stand out equally (both 4.58:1).
+    let halo = if luminance(fill) > 0.179 { Color32::BLACK } else { Color32::WHITE };
+    (halo, mark.color())
+}
+
+/// Relative luminance of an sRGB colour (WCAG), 0 for black to 1 for white.
+pub fn luminance(color: Color32) -> f32 {
+    let linear = |c: u8| {
+        let c = f32::from(c) / 255.0;
+        if c <= 0.040_45 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
+    };
+    0.2126 * linear(color.r()) + 0.7152 * linear(color.g()) + 0.0722 * linear(color.b())
+}
+
+/// The WCAG contrast ratio of two colours, from 1 (the same) to 21 (black on white).
+pub fn contrast(a: Color32, b: Color32) -> f32 {
+    let (x, y) = (luminance(a), luminance(b));
+    (x.max(y) + 0.05) / (x.min(y) + 0.05)
 }
 
 /// What happened on the board this frame.
@@ -68,6 +107,8 @@ pub struct Geometry {
     scale: Vec2,
     /// Per lattice cell, the index into `cells` (row-major), for picking.
     cell_index: Vec<u32>,
+    /// Territory maps write each territory's number on it (above its counter, at its middle).
+    numbered: bool,
 }
 
 const HEX_R: f32 = 0.577_350_26; // 1 / sqrt(3): hexes one unit across their flat sides
@@ -146,6 +187,7 @@ impl Geometry {
             lattice,
             scale,
             cell_index,
+            numbered: !board.cells().is_empty() && kind != CellKind::Node,
         };
         geometry.find_borders(board);
         geometry.find_links_and_walls(board);
@@ -253,6 +295,12 @@ impl Geometry {
     pub fn center(&self, space: u32) -> Option<Pos2> {
         self.centers.get(space as usize).copied()
     }
+
+    /// Whether the board writes each space's name on it: territory maps number their
+    /// territories (the names choices and the log use), node boards name their nodes.
+    pub fn names_spaces(&self) -> bool {
+        self.numbered || self.kind == CellKind::Node
+    }
 }
 
 /// A lattice cell's drawing position (the engine's convention: one unit per column and row,
@@ -315,6 +363,11 @@ impl BoardView {
             self.fitted = false;
         }
         self.geometry.as_ref().expect("just built")
+    }
+
+    /// The geometry last drawn, if any.
+    pub fn drawn_geometry(&self) -> Option<&Geometry> {
+        self.geometry.as_ref()
     }
 
     /// A point on the screen inside a space, as drawn in the last frame (for a territory, the
@@ -492,29 +545,35 @@ impl BoardView {
                 }
             }
         }
-        // Highlights.
-        for (&space, mark) in overlay.marks {
+        // Highlights: each ring a halo that contrasts with the space's colour around the mark's
+        // own colour. The pointed choice is drawn last and widest, on top of the others.
+        let mut marks: Vec<(u32, Mark)> = overlay.marks.iter().map(|(&s, &m)| (s, m)).collect();
+        marks.sort_by_key(|&(space, mark)| (mark == Mark::Pointed, space));
+        for (space, mark) in marks {
             let Some(center) = geometry.center(space) else { continue };
-            let color = match mark {
-                Mark::Eligible => Color32::WHITE,
-                Mark::Target => Color32::from_rgb(0xff, 0x40, 0x40),
-                Mark::Chosen => Color32::from_rgb(0xff, 0xd0, 0x30),
-            };
-            let stroke = Stroke::new((self.zoom * 0.1).clamp(1.5, 3.5), color);
+            let (halo, color) = ring_colors(mark, fill_of(space));
+            let width = (self.zoom * 0.1).clamp(1.5, 3.5) * if mark == Mark::Pointed { 1.6 } else { 1.0 };
+            let strokes = [Stroke::new(width + 3.0, halo), Stroke::new(width, color)];
             if geometry.kind == CellKind::Node {
-                painter.circle_stroke(to_screen(center), geometry.node_radius * self.zoom * 1.15, stroke);
+                for stroke in strokes {
+                    painter.circle_stroke(to_screen(center), geometry.node_radius * self.zoom * 1.15, stroke);
+                }
             } else if geometry.cells.len() == state.board.space_count() {
                 let points: Vec<Pos2> = geometry.corners.iter().map(|c| to_screen(center + *c * 0.92)).collect();
-                painter.add(Shape::closed_line(points, stroke));
+                for stroke in strokes {
+                    painter.add(Shape::closed_line(points.clone(), stroke));
+                }
             } else {
-                // Territories: outline every cell edge of the region.
+                // Territories: tint every cell of the region, then a ring at its middle.
                 for &(cell, s) in &geometry.cells {
                     if s == Some(space) {
                         let points: Vec<Pos2> = geometry.corners.iter().map(|c| to_screen(cell + *c * 0.85)).collect();
-                        painter.add(Shape::convex_polygon(points, color.gamma_multiply(0.35), Stroke::NONE));
+                        painter.add(Shape::convex_polygon(points, halo.gamma_multiply(0.3), Stroke::NONE));
                     }
                 }
-                painter.circle_stroke(to_screen(center), (self.zoom * 0.9).max(8.0), stroke);
+                for stroke in strokes {
+                    painter.circle_stroke(to_screen(center), (self.zoom * 0.9).max(8.0), stroke);
+                }
             }
         }
         // Pieces: discs in the owner's colour with the kind's symbol.
@@ -579,6 +638,27 @@ impl BoardView {
                     painter.circle_filled(at, font.size * 0.75, Color32::from_black_alpha(150));
                     painter.text(at, Align2::CENTER_CENTER, value.to_string(), font.clone(), Color32::WHITE);
                 }
+            }
+        }
+        // Territory numbers: the names choices and the log give territories, written on them
+        // (above the counter) so "Attack 30 27" can be found on the board.
+        if geometry.numbered && self.zoom >= 9.0 {
+            let number_font = FontId::proportional((self.zoom * 0.45).clamp(9.0, 15.0));
+            // Just above the counter's badge, drawn at the same middle.
+            let badge = font.size * 0.75;
+            for (space, world) in geometry.centers.iter().enumerate() {
+                if !visible.contains(*world) {
+                    continue;
+                }
+                let galley = painter.layout_no_wrap(
+                    describe::space(state, space as u32),
+                    number_font.clone(),
+                    Color32::from_gray(250),
+                );
+                let at = to_screen(*world) - vec2(0.0, badge + galley.size().y * 0.5 + 1.0);
+                let rect = Align2::CENTER_CENTER.anchor_size(at, galley.size()).expand2(vec2(2.0, 0.0));
+                painter.rect_filled(rect, 3.0, Color32::from_black_alpha(110));
+                painter.galley(rect.min + vec2(2.0, 0.0), galley, Color32::from_gray(250));
             }
         }
         self.draw_rulers(&painter, rect, rules);

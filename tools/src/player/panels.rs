@@ -79,18 +79,29 @@ pub fn turn_header(ui: &mut egui::Ui, session: &Session) {
     }
 }
 
-/// The Actions menu and the choice in progress. Returns true when something was done.
-pub fn actions(ui: &mut egui::Ui, session: &mut Session) -> bool {
-    let mut acted = false;
+/// What the person did in the Actions panel this frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ActionsResponse {
+    /// Something was chosen or taken.
+    pub acted: bool,
+    /// "Leave the game" was clicked: the window asks before the seat forfeits.
+    pub leave: bool,
+    /// The space of the choice under the pointer, to highlight on the board.
+    pub pointed: Option<u32>,
+}
+
+/// The Actions menu and the choice in progress.
+pub fn actions(ui: &mut egui::Ui, session: &mut Session) -> ActionsResponse {
+    let mut out = ActionsResponse::default();
     if !session.is_human_turn() {
-        return false;
+        return out;
     }
     // While a rolled action waits, it alone (and cancelling) is shown.
     let choosing = session.chosen();
     ui.label(RichText::new("Actions").strong());
     let menu = session.menu();
     ui.horizontal_wrapped(|ui| {
-        for entry in &menu {
+        for entry in menu.iter().filter(|e| e.kind != ActionKind::Leave) {
             let selected = choosing.is_some_and(|(kind, _)| kind == entry.kind);
             let button = egui::Button::selectable(selected, entry.label.as_str());
             let mut response = ui.add_enabled(entry.unavailable.is_none(), button);
@@ -100,7 +111,7 @@ pub fn actions(ui: &mut egui::Ui, session: &mut Session) -> bool {
                 response = response.on_hover_text(description.as_str());
             }
             if response.clicked() {
-                if matches!(entry.kind, ActionKind::Pass | ActionKind::Cancel | ActionKind::Leave) {
+                if matches!(entry.kind, ActionKind::Pass | ActionKind::Cancel) {
                     let _ = session.act(meeple_engine::game::Action {
                         kind: entry.kind,
                         args: [0; meeple_engine::game::MAX_PARAMS],
@@ -108,7 +119,7 @@ pub fn actions(ui: &mut egui::Ui, session: &mut Session) -> bool {
                 } else {
                     session.select(entry.kind);
                 }
-                acted = true;
+                out.acted = true;
             }
         }
     });
@@ -131,9 +142,13 @@ pub fn actions(ui: &mut egui::Ui, session: &mut Session) -> bool {
                     RichText::new(&option.label)
                 };
                 ui.horizontal(|ui| {
-                    if ui.button(text).clicked() {
+                    let response = ui.button(text);
+                    if response.hovered() {
+                        out.pointed = option.space;
+                    }
+                    if response.clicked() {
                         session.choose(option.arg);
-                        acted = true;
+                        out.acted = true;
                     }
                     for (label, value) in &preview {
                         ui.label(RichText::new(format_preview(label, *value)).small());
@@ -143,10 +158,22 @@ pub fn actions(ui: &mut egui::Ui, session: &mut Session) -> bool {
         });
         if ui.button("Back").clicked() {
             session.back();
-            acted = true;
+            out.acted = true;
         }
     }
-    acted
+    // Leaving is not a move of the turn: it stands apart, below the choices, and the window
+    // asks before it is done.
+    if let Some(leave) = menu.iter().find(|e| e.kind == ActionKind::Leave) {
+        ui.add_space(6.0);
+        let mut response = ui.add(egui::Button::new(RichText::new(&leave.label).small()));
+        if let Some(description) = &leave.description {
+            response = response.on_hover_text(description.as_str());
+        }
+        if response.clicked() {
+            out.leave = true;
+        }
+    }
+    out
 }
 
 /// A preview figure: chances as percentages, other figures with one decimal.

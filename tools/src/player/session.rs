@@ -106,6 +106,9 @@ pub struct Session {
     stats: Vec<SeatStats>,
     /// The last refusal or failure, shown to the person until the next action.
     pub message: Option<String>,
+    /// Counts the changes a window must draw (an action, a choice, undo), so the window can ask
+    /// for the next frame at once instead of showing the old state until the mouse moves.
+    revision: u64,
 }
 
 impl Session {
@@ -122,14 +125,17 @@ impl Session {
         Ok(session)
     }
 
-    /// Re-plays a saved game with `rules` (its hash must match) and continues from its end.
+    /// Re-plays a saved game with `rules` (its hash must match) and continues from its end. The
+    /// actions are taken one by one as if played here, so the dice shown are those of the last
+    /// roll (not every roll of the game) and the statistics count the whole game.
     pub fn from_save(rules: Arc<Ruleset>, save: &SaveFile, shown: &str) -> Result<Self, String> {
-        let Replayed { states, history, events } = replay_states(&rules, save, shown)?;
-        let engine = Engine::new(rules.clone()).map_err(|e| e.to_string())?;
-        let state = states.into_iter().last().ok_or("the save holds no game")?;
-        let mut session = Self::assemble(rules, engine, save.setup.clone(), state)?;
-        session.history = history;
-        session.record_events(&events);
+        let mut engine = Engine::new(rules.clone()).map_err(|e| e.to_string())?;
+        let (_, history) = save.replay(&mut engine, shown, &mut Events::discard()).map_err(|e| e.to_string())?;
+        let mut session = Session::new(rules, save.setup.clone())?;
+        for (seat, action) in history {
+            session.apply_quietly(seat, action)?;
+        }
+        session.refresh();
         Ok(session)
     }
 
@@ -164,9 +170,21 @@ impl Session {
             undo: Vec::new(),
             stats: vec![SeatStats::default(); seats],
             message: None,
+            revision: next_revision(),
         };
         session.refresh();
         Ok(session)
+    }
+
+    /// Changes with everything the window draws of the session: when it differs from the one a
+    /// frame started with, that frame drew part of the screen from before the change.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// Marks a change the window must draw.
+    fn touch(&mut self) {
+        self.revision = next_revision();
     }
 
     /// The seat to move.
@@ -198,7 +216,7 @@ impl Session {
     }
 
     /// The Actions menu: the mod's actions (those of other phases disabled, saying why), then
-    /// cancelling a rolled action or passing when either is possible.
+    /// cancelling a rolled action or passing when either is possible, then leaving the game.
     pub fn menu(&mut self) -> Vec<MenuEntry> {
         let rules = self.rules.clone();
         let mut entries = Vec::new();
@@ -214,16 +232,6 @@ impl Session {
                 description: rule.description.clone(),
             });
         }
-        if self.legal.iter().any(|a| a.kind == ActionKind::Leave) {
-            entries.push(MenuEntry {
-                kind: ActionKind::Leave,
-                label: "Leave the game".into(),
-                unavailable: None,
-                description: Some(
-                    "Stop playing: your spaces and pieces stay and still defend, but take no more turns".into(),
-                ),
-            });
-        }
         if let Some(pending) = &self.state.turn.pending {
             let label = rules.actions[pending.action as usize].cancel_label.clone();
             entries.push(MenuEntry { kind: ActionKind::Cancel, label, unavailable: None, description: None });
@@ -236,6 +244,17 @@ impl Session {
                 label: phase.pass_label.clone(),
                 unavailable,
                 description: None,
+            });
+        }
+        // Last and apart from the moves of a turn: one click beside "End turn" must not forfeit.
+        if self.legal.iter().any(|a| a.kind == ActionKind::Leave) {
+            entries.push(MenuEntry {
+                kind: ActionKind::Leave,
+                label: "Leave the game".into(),
+                unavailable: None,
+                description: Some(
+                    "Stop playing: your spaces and pieces stay and still defend, but take no more turns".into(),
+                ),
             });
         }
         entries
@@ -259,6 +278,7 @@ impl Session {
 
     /// Starts choosing an action from the menu; actions with nothing to choose are taken at once.
     pub fn select(&mut self, kind: ActionKind) {
+        self.touch();
         self.message = None;
         if !self.is_human_turn() {
             return;
@@ -275,6 +295,7 @@ impl Session {
 
     /// Drops the last chosen argument (or the action itself).
     pub fn back(&mut self) {
+        self.touch();
         let fixed = self.chosen.as_ref().map_or(0, |(kind, _)| self.fixed_args(*kind));
         if let Some((_, args)) = &mut self.chosen {
             if args.len() > fixed {
@@ -321,6 +342,7 @@ impl Session {
 
     /// Chooses a value for the next parameter; the action is taken once it is fully chosen.
     pub fn choose(&mut self, arg: i64) {
+        self.touch();
         self.message = None;
         let Some((kind, args)) = &mut self.chosen else { return };
         args.push(arg);
@@ -357,13 +379,21 @@ impl Session {
         let complete: Vec<Action> =
             self.matching(*kind, &prefix).filter(|a| stage_len(&self.rules, a) == prefix.len()).copied().collect();
         match complete.as_slice() {
-            [action] => self.engine.preview(&self.state, action),
+            [action] => match self.engine.preview(&self.state, action) {
+                Ok(figures) => figures,
+                Err(error) => {
+                    // A preview formula that fails is the mod's error: shown, not a figure left out.
+                    self.message = Some(error.to_string());
+                    Vec::new()
+                }
+            },
             _ => Vec::new(),
         }
     }
 
     /// Takes an action for the seat to move, as a person chose it.
     pub fn act(&mut self, action: Action) -> Result<(), String> {
+        self.touch();
         self.message = None;
         let seat = self.seat();
         self.undo.push(UndoPoint {
@@ -453,26 +483,30 @@ impl Session {
 
     /// The same game under new rules (after a hot reload): the setup and every action replayed,
     /// by their readable records (so reordered actions in the mod still match). When the new
-    /// rules refuse an action, the game continues from the state before it and the note says so.
-    pub fn with_rules(&self, rules: Arc<Ruleset>) -> Result<(Session, Option<String>), String> {
+    /// rules refuse an action, the game stands at the state before it, and what was dropped is
+    /// returned so the window can say so.
+    pub fn with_rules(&self, rules: Arc<Ruleset>) -> Result<(Session, Option<Rewound>), String> {
         let records: Vec<_> =
             self.history.iter().map(|(seat, a)| to_record(&self.rules, &self.state, *seat, a)).collect();
         let mut next = Session::new(rules, self.setup.clone())?;
         for (index, record) in records.iter().enumerate() {
-            let applied =
-                from_record(&next.rules, &next.state, record).and_then(|(seat, action)| next.apply(seat, action));
+            let applied = from_record(&next.rules, &next.state, record)
+                .and_then(|(seat, action)| next.apply_quietly(seat, action));
             if let Err(reason) = applied {
-                let note = format!(
-                    "the changed rules refuse action {} of {} ({reason}); the game goes on from before it",
-                    index + 1,
-                    records.len()
-                );
+                next.refresh();
                 next.undo.clear();
-                return Ok((next, Some(note)));
+                return Ok((next, Some(Rewound { refused: index, of: records.len(), reason })));
             }
         }
+        next.refresh();
         next.undo.clear();
         Ok((next, None))
+    }
+
+    /// The same game started again from its setup under the same rules (after a reload that
+    /// refused some of its actions, when the person would rather restart).
+    pub fn restarted(&self) -> Result<Session, String> {
+        Session::new(self.rules.clone(), self.setup.clone())
     }
 
     /// Writes the game to a save file (a replay: setup, actions, hash, state).
@@ -553,6 +587,15 @@ impl Session {
 
     /// Applies an action; true when it revealed dice or cards.
     fn apply(&mut self, seat: u8, action: Action) -> Result<bool, String> {
+        let revealed = self.apply_quietly(seat, action)?;
+        self.refresh();
+        Ok(revealed)
+    }
+
+    /// Applies an action without listing what may follow (replaying a game: listing after each
+    /// action would cost time, and a person's pending choice must not be taken up mid-replay).
+    fn apply_quietly(&mut self, seat: u8, action: Action) -> Result<bool, String> {
+        self.touch();
         let mut events = Events::recording();
         self.engine.apply_as(&mut self.state, seat, &action, &mut events).map_err(|e| e.to_string())?;
         self.history.push((seat, action));
@@ -579,13 +622,13 @@ impl Session {
             _ => Vec::new(),
         };
         self.chosen = None;
-        self.refresh();
         Ok(revealed)
     }
 
     /// Lists the legal actions again; while a rolled action awaits its choices, a person's
     /// choice continues with it.
     fn refresh(&mut self) {
+        self.touch();
         self.legal.clear();
         if !self.is_over()
             && let Err(error) = self.engine.legal_actions(&self.state, &mut self.legal)
@@ -676,6 +719,36 @@ impl Session {
                 self.log.push(LogLine { turn, seat, text });
             }
         }
+    }
+}
+
+/// A revision no session has had: a session replaced by another (a reload) never looks unchanged.
+fn next_revision() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// What a reload under changed rules dropped: the first action the new rules refuse (counting
+/// from 0), how many actions the game had, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rewound {
+    pub refused: usize,
+    pub of: usize,
+    pub reason: String,
+}
+
+impl Rewound {
+    /// The plain words for it.
+    pub fn describe(&self) -> String {
+        let dropped = self.of - self.refused;
+        format!(
+            "The changed rules refuse move {} of {} ({}). The game was wound back to before it: {dropped} move{} \
+             no longer count.",
+            self.refused + 1,
+            self.of,
+            self.reason,
+            if dropped == 1 { "" } else { "s" }
+        )
     }
 }
 

@@ -42,3 +42,14 @@ test("a pit costs two points, but points never go below zero", function()
   g:act{ action = "walk", to = "track 8" }
   expect_eq(g:resource(1, "points"), 0)
 end)
+
+test("the computer player stops where the hook scores most", function()
+  local g = scenario.new{ seed = 1, seats = 2 }
+  g:move_piece(1, "track 1")
+  g:force_dice{ 5 }
+  g:act{ action = "walk" }
+  -- Tracks 2 to 6 can be reached; track 4 is a star, worth 3.
+  g:play("medium", 1)
+  expect_eq(g:piece_space(1), "track 4")
+  expect_eq(g:resource(1, "points"), 3)
+end)
