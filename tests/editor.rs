@@ -411,8 +411,11 @@ fn item_stats_keep_within_their_declared_bounds() {
         "{refused}"
     );
     // And on disk: `meeple check` refuses it too.
-    std::fs::write(&weapons, format!("{}\n[item_stats.range]\nmin = 1\n", text.replacen("range = 1,", "range = -3,", 1)))
-        .unwrap();
+    std::fs::write(
+        &weapons,
+        format!("{}\n[item_stats.range]\nmin = 1\n", text.replacen("range = 1,", "range = -3,", 1)),
+    )
+    .unwrap();
     let problems = meeple_engine::loader::load_mod(&folder).err().expect("refused");
     assert!(problems.iter().any(|p| p.to_string().contains("`range` is -3")), "{problems:?}");
 }

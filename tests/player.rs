@@ -791,7 +791,10 @@ fn a_rule_change_that_refuses_past_moves_says_so_and_offers_a_restart() {
     assert_eq!(rewound.of, actions);
     assert_eq!(game.session.history.len(), rewound.refused, "the game stands before the refused move");
     assert!(
-        harness.query_all_by_label_contains(&format!("refuse move {} of {actions}", rewound.refused + 1)).next().is_some(),
+        harness
+            .query_all_by_label_contains(&format!("refuse move {} of {actions}", rewound.refused + 1))
+            .next()
+            .is_some(),
         "said plainly on the screen"
     );
     assert!(has_label(&harness, "Keep playing from there") && has_label(&harness, "Restart the game"));

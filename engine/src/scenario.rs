@@ -27,10 +27,10 @@ use crate::game::{Action, ActionRecord, Engine, Events, GameSetup, GameState, Se
 use crate::lua::{sandbox, show_value};
 use crate::rules::Ruleset;
 
-/// VM instructions one test's own Lua may run (and the loading of one test file): 750 hook
-/// calls' worth, about 15 s of plain Lua here. The games it plays run their hooks in their own
-/// engines, under the limits of any game.
-pub const TEST_INSTRUCTION_LIMIT: u64 = 750 * sandbox::INSTRUCTION_LIMIT;
+/// VM instructions one test's own Lua may run (and the loading of one test file): 50 hook
+/// calls' worth, about a second of plain Lua here — far more than arranging and checking a game
+/// takes. The games it plays run their hooks in their own engines, under the limits of any game.
+pub const TEST_INSTRUCTION_LIMIT: u64 = 50 * sandbox::INSTRUCTION_LIMIT;
 /// The wall-clock watchdog of one test, the games it plays included: far past what a test under
 /// its counted limits takes. Meeting it stops the whole run ("the machine was too slow"), never
 /// fails the test.
@@ -360,6 +360,7 @@ fn run_file(
             Err(_) => continue,
         };
         budget.start_with(limits.instructions, limits.watchdog);
+        GAMES_MADE.set((0, 0));
         let result = outcome(&lua, &name, body.call::<()>(()).err());
         let stop = result.out_of_time;
         results.push(result);
@@ -462,15 +463,40 @@ fn install(lua: &Lua, rules: Arc<Ruleset>) -> mlua::Result<()> {
             }
         };
         let setup = GameSetup { seed, seats, board, options: Default::default() };
+        let (games, spaces) = GAMES_MADE.get();
+        if games >= MAX_TEST_GAMES {
+            return Err(runtime(format!(
+                "a test may start at most {MAX_TEST_GAMES} games (each is memory of its own, outside the Lua limit)"
+            )));
+        }
         let mut engine = Engine::new(rules.clone()).map_err(|e| mlua::Error::runtime(e.to_string()))?;
         let mut events = Events::recording();
         let state =
             engine.new_game(&setup, &mut events).map_err(|e| engine_error(lua, e.to_string(), e.is_out_of_time()))?;
+        let spaces = spaces.saturating_add(state.board.space_count() as u64);
+        GAMES_MADE.set((games + 1, spaces));
+        if spaces > MAX_TEST_SPACES {
+            return Err(runtime(format!(
+                "the games a test starts may have at most {MAX_TEST_SPACES} spaces together (each game holds its \
+                 board, outside the Lua limit)"
+            )));
+        }
         Ok(Scenario { engine, state, events, last_action: 0, setup, history: Vec::new() })
     })?;
     scenario.set("new", new)?;
     lua.globals().set("scenario", scenario)?;
     Ok(())
+}
+
+/// Games one test may start with `scenario.new`: each has an engine and a state of its own, memory
+/// the Lua limit does not see.
+pub const MAX_TEST_GAMES: usize = 1_000;
+/// Spaces the games one test starts may have together: a board is held by each game.
+pub const MAX_TEST_SPACES: u64 = 1_000_000;
+
+thread_local! {
+    /// Games the running test has started, and their spaces.
+    static GAMES_MADE: std::cell::Cell<(usize, u64)> = const { std::cell::Cell::new((0, 0)) };
 }
 
 /// Most values a table handed to the runner as data (an action, a board) may hold, counting

@@ -95,7 +95,10 @@ end
 fn medium_and_hard_players_take_the_action_a_hook_scores_best() {
     let folder = mod_with(VALUE_HOOK, "");
     let (mut engine, state, rules) = start(&folder);
-    let win = Action { kind: ActionKind::Rule(rules.actions.iter().position(|a| a.id == "win").unwrap() as u16), args: [0; meeple_engine::game::MAX_PARAMS] };
+    let win = Action {
+        kind: ActionKind::Rule(rules.actions.iter().position(|a| a.id == "win").unwrap() as u16),
+        args: [0; meeple_engine::game::MAX_PARAMS],
+    };
     assert_eq!(engine.ai_score(&state, &win).unwrap(), Some((100.0, None)));
     for level in ["medium", "hard"] {
         for seed in 0..5 {
@@ -139,10 +142,16 @@ fn a_hook_in_a_score_reads_but_cannot_change_the_game() {
 fn a_preview_shows_what_a_hook_works_out() {
     let folder = mod_with(VALUE_HOOK, r#"preview = { "Worth" = "hook('value_of_winning')" }"#);
     let (mut engine, state, rules) = start(&folder);
-    let win = Action { kind: ActionKind::Rule(rules.actions.iter().position(|a| a.id == "win").unwrap() as u16), args: [0; meeple_engine::game::MAX_PARAMS] };
+    let win = Action {
+        kind: ActionKind::Rule(rules.actions.iter().position(|a| a.id == "win").unwrap() as u16),
+        args: [0; meeple_engine::game::MAX_PARAMS],
+    };
     assert_eq!(engine.preview(&state, &win).unwrap(), vec![("Worth".to_string(), 100.0)]);
     // A preview whose hook fails is an error naming the figure, not a figure left out.
-    let folder = mod_with("function value_of_winning() error('broken') end", r#"preview = { "Worth" = "hook('value_of_winning')" }"#);
+    let folder = mod_with(
+        "function value_of_winning() error('broken') end",
+        r#"preview = { "Worth" = "hook('value_of_winning')" }"#,
+    );
     let (mut engine, state, _) = start(&folder);
     let error = engine.preview(&state, &win).expect_err("the hook fails").to_string();
     assert!(error.contains("actions.win.preview.Worth"), "{error}");
@@ -161,5 +170,9 @@ preview = { "Chance" = "chance" }"#,
     let shown: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
     assert_eq!(problems.len(), 1, "one problem, no cascade into `chance`: {shown:#?}");
     assert!(shown[0].contains("key `success`"), "{}", shown[0]);
-    assert!(shown[0].contains("`hook` cannot be called here: an action's `success` is worked out exactly"), "{}", shown[0]);
+    assert!(
+        shown[0].contains("`hook` cannot be called here: an action's `success` is worked out exactly"),
+        "{}",
+        shown[0]
+    );
 }

@@ -362,3 +362,25 @@ fn the_rules_of_one_action_share_one_step_budget() {
         assert!(error.contains("took more than 10000000 steps"), "{error}");
     }
 }
+
+#[test]
+fn a_log_line_is_kept_cut() {
+    // A handler that logs 1 MiB at every turn kept gigabytes of events; a line is kept cut to
+    // 4 KiB with its length.
+    let folder =
+        hooked_mod("local s = string.rep('x', 1024 * 1024)\nmeeple.on('turn_end', function(seat) game.log(s) end)\n");
+    let (mut engine, mut state) = start(&folder);
+    let mut events = Events::recording();
+    engine.apply(&mut state, &meeple_engine::game::Action::pass(), &mut events).expect("passes");
+    let logged: Vec<String> = events
+        .list()
+        .iter()
+        .filter_map(|e| match e {
+            meeple_engine::game::Event::Log { text } => Some(text.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(logged.len(), 1);
+    assert!(logged[0].len() < 4_200, "{}", logged[0].len());
+    assert!(logged[0].ends_with("… (1048576 bytes)"), "{}", &logged[0][4_000..]);
+}

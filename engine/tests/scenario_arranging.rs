@@ -255,3 +255,22 @@ second line
         ]
     );
 }
+
+#[test]
+fn a_test_starts_a_bounded_number_of_games() {
+    // Every game a test starts is memory outside the Lua limit: a test that kept 100 000 of them
+    // grew past 6 GB. The 1 001st game is refused, at the test's line, and the next test may
+    // start games again.
+    let results = run(
+        "test('hoards', function() local keep = {} for i = 1, 100000 do keep[i] = scenario.new{ seed = i } end end)\n\
+         test('next', function() local g = scenario.new{ seed = 1 } expect(g ~= nil) end)\n",
+    );
+    assert_eq!(
+        failures(&results),
+        vec![(
+            "hoards".to_string(),
+            "1: a test may start at most 1000 games (each is memory of its own, outside the Lua limit)".to_string()
+        )]
+    );
+    assert_eq!(results.len(), 2);
+}

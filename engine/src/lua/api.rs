@@ -420,6 +420,17 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
             }
         }
         charge(_lua, bytes_as_instructions(text.len().saturating_sub(bytes)), "game.log")?;
+        // A log line is for people to read, and the game keeps every one: a line of megabytes
+        // is kept cut, so a hook that logs one at every turn does not fill the memory.
+        if text.len() > MAX_LOG_LINE {
+            let total = text.len();
+            let mut cut = MAX_LOG_LINE;
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            // A new string, not a truncated one: that would keep the megabytes allocated.
+            text = format!("{}… ({total} bytes)", &text[..cut]);
+        }
         c.events.push_with(|| Event::Log { text });
         Ok(MultiValue::new())
     }));
@@ -500,6 +511,9 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
     lua.globals().raw_set("meeple", meeple)?;
     Ok(())
 }
+
+/// Bytes of one `game.log` line the game keeps; a longer line is kept cut, with its length.
+pub const MAX_LOG_LINE: usize = 4_096;
 
 /// Event handlers one mod may register with `meeple.on`, all events together.
 pub const MAX_EVENT_HANDLERS: usize = 256;

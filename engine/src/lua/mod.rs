@@ -120,7 +120,14 @@ impl HookRuntime {
             }
         }
         if errors.is_empty() {
-            Ok(Self { lua, budget, functions, handlers, instructions_done: 0, work_left: sandbox::WORK_INSTRUCTION_LIMIT })
+            Ok(Self {
+                lua,
+                budget,
+                functions,
+                handlers,
+                instructions_done: 0,
+                work_left: sandbox::WORK_INSTRUCTION_LIMIT,
+            })
         } else {
             Err(errors)
         }

@@ -50,11 +50,11 @@ pub const INSTRUCTION_LIMIT: u64 = 5_000_000;
 /// [`CHECK_EVERY`] instructions towards it, so many tiny calls are bounded too.
 pub const WORK_INSTRUCTION_LIMIT: u64 = 50_000_000;
 /// The wall-clock watchdog of one call: far beyond what the counted limits allow (5 000 000
-/// instructions take about 20 ms here), so only a machine hundreds of times too slow, or work the
-/// counters cannot see, meets it. It never decides a game: its stop is an error of its own kind
+/// instructions take about 20 ms here), so only a machine fifty times too slow, or work the
+/// counters cannot see (`..` and comparisons of strings of megabytes), meets it. It never decides a game: its stop is an error of its own kind
 /// ([`Budget::out_of_time`], `RuleError::is_out_of_time`) that ends the command or game, since a
 /// replay elsewhere would not stop there.
-pub const WATCHDOG: Duration = Duration::from_secs(5);
+pub const WATCHDOG: Duration = Duration::from_secs(1);
 /// Deepest nesting of Lua calls a hook may reach (a recursion this deep is a runaway).
 pub const MAX_CALL_DEPTH: usize = 2_000;
 /// How often (in instructions) the limits are checked. Any count hook already makes Lua test
