@@ -27,7 +27,7 @@ pub fn run(mods: &[String]) -> Result<ExitCode, String> {
                     eprintln!("{}", meeple_engine::diag::printable(&warning.to_string()));
                 }
                 let rules = &loaded.ruleset;
-                println!(
+                super::out!(
                     "ok    {} {} ({}): {} action{}, {} hook file{}",
                     rules.manifest.id,
                     rules.manifest.version,
@@ -43,7 +43,7 @@ pub fn run(mods: &[String]) -> Result<ExitCode, String> {
                 for problem in &problems {
                     eprintln!("{}", meeple_engine::diag::printable(&problem.to_string()));
                 }
-                println!(
+                super::out!(
                     "FAIL  {}: {} problem{}",
                     folder.display(),
                     problems.len(),

@@ -31,7 +31,7 @@ pub fn run(args: LuaArgs) -> Result<ExitCode, String> {
     if let Some(code) = args.expression {
         return match runtime.eval(&code, &mut state, &mut events) {
             Ok(text) => {
-                println!("{text}");
+                super::out!("{text}");
                 Ok(ExitCode::SUCCESS)
             }
             Err(message) => {
@@ -40,9 +40,10 @@ pub fn run(args: LuaArgs) -> Result<ExitCode, String> {
             }
         };
     }
-    println!(
+    super::out!(
         "{} {} — Lua console. The `game` table reads and changes a new game. Ctrl-D quits.",
-        rules.manifest.name, rules.manifest.version
+        rules.manifest.name,
+        rules.manifest.version
     );
     let stdin = std::io::stdin();
     loop {
@@ -50,7 +51,7 @@ pub fn run(args: LuaArgs) -> Result<ExitCode, String> {
         std::io::stdout().flush().ok();
         let mut line = String::new();
         if stdin.lock().read_line(&mut line).map_err(|e| e.to_string())? == 0 {
-            println!();
+            super::out!();
             return Ok(ExitCode::SUCCESS);
         }
         if line.trim().is_empty() {
@@ -58,8 +59,8 @@ pub fn run(args: LuaArgs) -> Result<ExitCode, String> {
         }
         match runtime.eval(line.trim(), &mut state, &mut events) {
             Ok(text) if text.is_empty() => {}
-            Ok(text) => println!("{text}"),
-            Err(message) => println!("error: {message}"),
+            Ok(text) => super::out!("{text}"),
+            Err(message) => super::out!("error: {message}"),
         }
     }
 }

@@ -1,6 +1,16 @@
 //! The headless subcommands, one file each, plus what they share: loading a mod by name and
 //! printing its problems.
 
+/// `println!` for a command's output: when the reader closes the pipe (`meeple run … | head`), the
+/// rest of the output is dropped quietly instead of a panic.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+pub(crate) use out;
+
 pub mod check;
 pub mod lua;
 pub mod new;

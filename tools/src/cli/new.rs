@@ -75,9 +75,9 @@ pub fn run(args: NewArgs) -> Result<ExitCode, String> {
         return Err(format!("{} already exists; choose another id or another --dir", folder.display()));
     }
     create(&folder, template, &args.id)?;
-    println!("created {} from the `{}` template", folder.display(), template.kind);
+    super::out!("created {} from the `{}` template", folder.display(), template.kind);
     let shown = folder.display();
-    println!("next: meeple check {shown}   meeple test {shown}   meeple play {shown} --start");
+    super::out!("next: meeple check {shown}   meeple test {shown}   meeple play {shown} --start");
     Ok(ExitCode::SUCCESS)
 }
 

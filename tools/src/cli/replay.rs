@@ -38,7 +38,7 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, String> {
     let shown = args.file.display().to_string();
     match save.replay(&mut engine, &shown, &mut Events::discard()) {
         Ok((state, history)) => {
-            println!(
+            super::out!(
                 "{shown}: {} actions replayed, turn {}, hash {} matches{}",
                 history.len(),
                 state.turn.number,

@@ -105,7 +105,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode, String> {
     if let Some(failure) = &failure {
         output["refused"] = failure.clone();
     }
-    println!("{}", serde_json::to_string_pretty(&output).map_err(|e| e.to_string())?);
+    super::out!("{}", serde_json::to_string_pretty(&output).map_err(|e| e.to_string())?);
     if let Some(failure) = failure {
         eprintln!("error: action {} was refused: {}", failure["action"], failure["reason"].as_str().unwrap_or(""));
         return Ok(ExitCode::FAILURE);

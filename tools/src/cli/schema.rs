@@ -31,7 +31,7 @@ pub fn run(out: &Path, check: bool) -> Result<ExitCode, String> {
                 std::fs::create_dir_all(folder).map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
             }
             std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            println!("wrote {}", path.display());
+            super::out!("wrote {}", path.display());
         }
     }
     if check && !stale.is_empty() {

@@ -98,11 +98,11 @@ pub fn run(args: SimArgs) -> Result<ExitCode, String> {
     }
     if args.per_game {
         for game in &games {
-            println!("{}", serde_json::to_string(game).map_err(|e| e.to_string())?);
+            super::out!("{}", serde_json::to_string(game).map_err(|e| e.to_string())?);
         }
     }
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
+        super::out!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
     } else {
         print_table(&report);
     }
@@ -114,7 +114,7 @@ fn percent(x: f64) -> String {
 }
 
 fn print_table(report: &SimReport) {
-    println!(
+    super::out!(
         "{} {}: {} games, {} seats, seed {}, levels {}{}",
         report.mod_id,
         report.mod_version,
@@ -124,9 +124,9 @@ fn print_table(report: &SimReport) {
         report.levels.join(" "),
         if report.rotate { " (rotated)" } else { "" }
     );
-    println!("seat  wins    rate    95% interval");
+    super::out!("seat  wins    rate    95% interval");
     for seat in &report.per_seat {
-        println!(
+        super::out!(
             "{:>4}  {:>6}  {}  {} – {}",
             seat.seat,
             seat.wins.count,
@@ -135,7 +135,7 @@ fn print_table(report: &SimReport) {
             percent(seat.wins.high)
         );
     }
-    println!(
+    super::out!(
         "draw  {:>6}  {}  {} – {}",
         report.draws.count,
         percent(report.draws.rate),
@@ -143,7 +143,7 @@ fn print_table(report: &SimReport) {
         percent(report.draws.high)
     );
     for level in &report.per_level {
-        println!(
+        super::out!(
             "level {:<8} won {:>6} of {:>6} games  {}  ({} – {})",
             level.level,
             level.wins.count,
@@ -153,12 +153,17 @@ fn print_table(report: &SimReport) {
             percent(level.wins.high)
         );
     }
-    println!(
+    super::out!(
         "turns: mean {:.1}, median {:.1}; rounds: mean {:.1}; actions: mean {:.1}",
-        report.turns_mean, report.turns_median, report.rounds_mean, report.actions_mean
+        report.turns_mean,
+        report.turns_median,
+        report.rounds_mean,
+        report.actions_mean
     );
-    println!(
+    super::out!(
         "{:.2} s on {} threads: {:.1} games/s",
-        report.timing.seconds, report.timing.threads, report.timing.games_per_second
+        report.timing.seconds,
+        report.timing.threads,
+        report.timing.games_per_second
     );
 }

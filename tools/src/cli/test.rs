@@ -35,7 +35,7 @@ pub fn run(args: TestArgs) -> Result<ExitCode, String> {
         for result in scenario::run_mod_tests(&rules, &files.tests, &files.test_helpers, args.filter.as_deref()) {
             if result.out_of_time {
                 print_lines(&scenario::result_lines(&result, &folder_name, true));
-                println!("{passed} passed, {failed} failed before the run was stopped");
+                super::out!("{passed} passed, {failed} failed before the run was stopped");
                 let message = result.failure.as_deref().unwrap_or_default();
                 return Err(format!(
                     "the tests were stopped: {}",
@@ -54,12 +54,12 @@ pub fn run(args: TestArgs) -> Result<ExitCode, String> {
     {
         return Err(format!("no test's name contains `{filter}`"));
     }
-    println!("{passed} passed, {failed} failed");
+    super::out!("{passed} passed, {failed} failed");
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
 fn print_lines(lines: &[String]) {
     for line in lines {
-        println!("{line}");
+        super::out!("{line}");
     }
 }
