@@ -308,9 +308,15 @@ pub const MAX_ECHOED_CHARS: usize = 48;
 /// characters and how long it was ("abc… (6291456 bytes)"). Control characters are escaped so
 /// a name cannot rewrite the terminal it is printed on.
 pub fn shown(word: &str) -> String {
+    shown_up_to(word, MAX_ECHOED_CHARS)
+}
+
+/// [`shown`] with room for `max` characters: for text written to be read whole, such as a
+/// test's name, which is a sentence rather than a name.
+pub fn shown_up_to(word: &str, max: usize) -> String {
     let mut out = String::new();
     let mut chars = word.chars();
-    for c in chars.by_ref().take(MAX_ECHOED_CHARS) {
+    for c in chars.by_ref().take(max) {
         if c.is_control() {
             out.extend(c.escape_default());
         } else {

@@ -22,8 +22,8 @@ pub const MAX_CHOICES: usize = 32;
 /// Choices of all options together: `meeple check` loads the mod at most this many times.
 pub const MAX_CHOICES_IN_ALL: usize = 64;
 /// Data `meeple check` loads again for a mod's choices, all loads together: a mod of 1 MiB has
-/// every one of its choices checked, a mod of 8 MiB four of them.
-pub const MAX_CHECKED_BYTES: u64 = 32 << 20;
+/// every one of its choices checked, a mod of 8 MiB two of them.
+pub const MAX_CHECKED_BYTES: u64 = 16 << 20;
 
 /// Problems with how many options and choices a mod declares, located at the tables that hold
 /// too many.

@@ -101,10 +101,14 @@ pub fn result_lines(result: &TestResult, folder_name: &str, verbose: bool) -> Ve
         (None, false) if verbose || !result.output.is_empty() => "ok",
         (None, false) => return Vec::new(),
     };
-    let mut lines = vec![format!("{status:<5} {} › {}", inside_mod_folder(&result.file, folder_name), result.name)];
-    lines.extend(result.output.iter().map(|line| format!("      | {line}")));
+    // A test's name, output and failure are the mod's words: shown short and without terminal
+    // escapes (a name of megabytes, or one that sets the window's title, stays in the test).
+    let name = crate::diag::shown_up_to(&result.name, 200);
+    let mut lines = vec![format!("{status:<5} {} › {name}", inside_mod_folder(&result.file, folder_name))];
+    lines.extend(result.output.iter().map(|line| format!("      | {}", crate::diag::printable(line))));
     if let Some(message) = &result.failure {
-        lines.extend(inside_mod_folder(message, folder_name).lines().map(|line| format!("      {line}")));
+        let message = crate::diag::printable(&inside_mod_folder(message, folder_name));
+        lines.extend(message.lines().map(|line| format!("      {line}")));
     }
     lines
 }
