@@ -449,36 +449,35 @@ pub(crate) fn load(
     ruleset.rule_locations = rule_locations(&data_files);
     let ruleset = Arc::new(ruleset);
 
+    // A `hook("name")` that no hook file defines, located where the data calls it.
+    let missing = |reference: &crate::rules::HookRef, defined: &[String]| {
+        let problem = Problem {
+            path: reference.path.clone(),
+            span: Some(reference.span),
+            message: missing_hook_message(&ruleset.hooks, &reference.name),
+            suggestion: did_you_mean(&reference.name, defined.iter().map(String::as_str)),
+        };
+        locate_problem(&data_files, &problem)
+    };
     if let HookCheck::Known(known) = hook_check {
         let defined = known.as_deref().unwrap_or_default();
         for reference in ruleset.hook_refs.iter().filter(|_| known.is_some()) {
             if !defined.contains(&reference.name) {
-                let problem = Problem {
-                    path: reference.path.clone(),
-                    span: Some(reference.span),
-                    message: missing_hook_message(&ruleset.hooks, &reference.name),
-                    suggestion: did_you_mean(&reference.name, defined.iter().map(String::as_str)),
-                };
-                problems.push(locate_problem(&data_files, &problem));
+                problems.push(missing(reference, defined));
             }
         }
     } else if !ruleset.hooks.is_empty() || !ruleset.hook_names.is_empty() {
         match HookRuntime::load_all(ruleset.clone()) {
             Ok(runtime) => {
                 let defined = runtime.defined_functions();
-                if let HookCheck::Run(found) = hook_check {
-                    *found = Some(defined.clone());
-                }
+                let absent = runtime.missing_functions(&ruleset);
                 for reference in &ruleset.hook_refs {
-                    if runtime.missing_functions(&ruleset).contains(&reference.name.as_str()) {
-                        let problem = Problem {
-                            path: reference.path.clone(),
-                            span: Some(reference.span),
-                            message: missing_hook_message(&ruleset.hooks, &reference.name),
-                            suggestion: did_you_mean(&reference.name, defined.iter().map(String::as_str)),
-                        };
-                        problems.push(locate_problem(&data_files, &problem));
+                    if absent.contains(&reference.name.as_str()) {
+                        problems.push(missing(reference, &defined));
                     }
+                }
+                if let HookCheck::Run(found) = hook_check {
+                    *found = Some(defined);
                 }
             }
             Err(errors) => {
