@@ -17,21 +17,22 @@ impl GreedyPlayer {
     }
 }
 
-/// The running choice: best score so far, ties counted for fair reservoir sampling.
-struct Best<T> {
+/// The running choice: best score so far, ties counted for fair reservoir sampling. The hard
+/// player makes the same choice with it, so both break ties alike.
+pub(super) struct Best<T> {
     best: Option<(f64, T)>,
     ties: u32,
     pass: Option<T>,
 }
 
 impl<T: Copy> Best<T> {
-    fn new() -> Self {
+    pub(super) fn new() -> Self {
         Self { best: None, ties: 0, pass: None }
     }
 
     /// Offers one candidate in listing order.
     #[inline]
-    fn offer(&mut self, rng: &mut GameRng, action: &Action, score: Option<(f64, Option<f64>)>, item: T) {
+    pub(super) fn offer(&mut self, rng: &mut GameRng, action: &Action, score: Option<(f64, Option<f64>)>, item: T) {
         let score = match action.kind {
             ActionKind::Leave => return,
             // Cancelling a rolled action is the fallback while it awaits its choices, as
@@ -62,7 +63,7 @@ impl<T: Copy> Best<T> {
         }
     }
 
-    fn pick(&self) -> Option<T> {
+    pub(super) fn pick(&self) -> Option<T> {
         self.best.map(|(_, item)| item).or(self.pass)
     }
 }

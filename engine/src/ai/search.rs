@@ -49,22 +49,35 @@ impl SearchPlayer {
         Self { rng, budget, rollout_players: Vec::new(), seeds: Vec::new() }
     }
 
-    /// The candidates: the `width` best-scored actions of the mod, in listing order among equal
-    /// scores, then passing when it is allowed; and which of them the greedy player would take
-    /// (the best one reaching its `ai.min`, else passing).
-    fn candidates(&self, engine: &mut Engine, state: &GameState) -> Result<(Vec<Action>, usize), RuleError> {
+    /// The candidates: the `width` best-scored actions of the mod, then passing when it is
+    /// allowed; and which of them the medium player would take (the best one reaching its
+    /// `ai.min`, a tie broken at random exactly as medium breaks it, else passing). That choice
+    /// goes first among the actions of its score, so it is always a candidate.
+    fn candidates(&mut self, engine: &mut Engine, state: &GameState) -> Result<(Vec<Action>, usize), RuleError> {
         let mut ranked: Vec<(f64, bool, Action)> = Vec::new();
         let mut pass = None;
-        engine.for_each_scored(state, |action, score| match action.kind {
-            ActionKind::Leave => {}
-            ActionKind::Pass | ActionKind::Cancel => pass = Some(action),
-            ActionKind::Rule(_) => {
-                let (value, min) = score.unwrap_or((0.0, None));
-                ranked.push((value, min.is_none_or(|m| value >= m), action));
+        let mut medium = super::greedy::Best::new();
+        let rng = &mut self.rng;
+        engine.for_each_scored(state, |action, score| {
+            medium.offer(rng, &action, score, action);
+            match action.kind {
+                ActionKind::Leave => {}
+                ActionKind::Pass | ActionKind::Cancel => pass = Some(action),
+                ActionKind::Rule(_) => {
+                    let (value, min) = score.unwrap_or((0.0, None));
+                    ranked.push((value, min.is_none_or(|m| value >= m), action));
+                }
             }
         })?;
-        // Stable: equal scores keep the listing order.
+        // Stable: equal scores keep the listing order, but for medium's choice, put first.
         ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+        if let Some(chosen) = medium.pick()
+            && let Some(at) = ranked.iter().position(|(_, _, action)| *action == chosen)
+        {
+            let first_of_its_score = ranked.iter().position(|(value, _, _)| *value == ranked[at].0).unwrap_or(at);
+            let entry = ranked.remove(at);
+            ranked.insert(first_of_its_score, entry);
+        }
         ranked.truncate(self.budget.width);
         let greedy = ranked.iter().position(|(_, reaches_min, _)| *reaches_min);
         let mut out: Vec<Action> = ranked.into_iter().map(|(_, _, a)| a).collect();
