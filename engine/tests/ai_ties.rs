@@ -7,7 +7,6 @@ mod common;
 use common::write_mod;
 use meeple_engine::ai;
 use meeple_engine::game::{Engine, Events, GameSetup};
-use meeple_engine::loader::load_mod;
 
 #[test]
 fn hard_breaks_ties_of_score_as_medium_does() {
@@ -29,7 +28,7 @@ fn hard_breaks_ties_of_score_as_medium_does() {
             ("data.toml", data.as_bytes()),
         ],
     );
-    let rules = load_mod(&folder).map_err(|p| format!("{p:?}")).unwrap().ruleset;
+    let rules = common::loaded(&folder);
     let mut engine = Engine::new(rules.clone()).unwrap();
     let state = engine.new_game(&GameSetup::new(&rules, 1, 2, "computer"), &mut Events::discard()).unwrap();
     let mut chosen = std::collections::BTreeSet::new();

@@ -8,7 +8,6 @@ mod common;
 use common::write_mod;
 use meeple_engine::ai;
 use meeple_engine::game::{Action, ActionKind, Engine, Events, GameSetup, GameState};
-use meeple_engine::loader::load_mod;
 
 const MANIFEST: &str = r#"id = "scored"
 name = "Scored"
@@ -68,10 +67,7 @@ fn mod_with(hooks: &str, win_extra: &str) -> std::path::PathBuf {
 }
 
 fn start(folder: &std::path::Path) -> (Engine, GameState, std::sync::Arc<meeple_engine::rules::Ruleset>) {
-    let rules = match load_mod(folder) {
-        Ok(loaded) => loaded.ruleset,
-        Err(problems) => panic!("{}", problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n")),
-    };
+    let rules = common::loaded(folder);
     let mut engine = Engine::new(rules.clone()).expect("engine");
     let state = engine.new_game(&GameSetup::new(&rules, 1, 2, "computer"), &mut Events::discard()).expect("starts");
     (engine, state, rules)

@@ -9,7 +9,6 @@ use std::time::{Duration, Instant};
 use common::write_mod;
 use meeple_engine::ai;
 use meeple_engine::game::{Engine, Events, GameSetup};
-use meeple_engine::loader::load_mod;
 
 const MANIFEST: &str = r#"id = "crowded"
 name = "Crowded"
@@ -45,10 +44,7 @@ win = "seat.number == 99"
 }
 
 fn start(folder: &std::path::Path) -> (Engine, meeple_engine::game::GameState) {
-    let rules = match load_mod(folder) {
-        Ok(loaded) => loaded.ruleset,
-        Err(problems) => panic!("{}", problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n")),
-    };
+    let rules = common::loaded(folder);
     let mut engine = Engine::new(rules.clone()).expect("engine");
     let state = engine.new_game(&GameSetup::new(&rules, 1, 2, "human"), &mut Events::discard()).expect("starts");
     (engine, state)
@@ -174,7 +170,7 @@ phases = [{ id = "main", actions = [] }]
 win = "seat.number == 99"
 "#;
     let folder = write_mod("crowded", &[("mod.toml", MANIFEST.as_bytes()), ("data.toml", data.as_bytes())]);
-    let rules = load_mod(&folder).map_err(|p| format!("{p:?}")).unwrap().ruleset;
+    let rules = common::loaded(&folder);
     let mut engine = Engine::new(rules.clone()).unwrap();
     let started = Instant::now();
     let error = engine.new_game(&GameSetup::new(&rules, 1, 2, "human"), &mut Events::discard()).expect_err("too many");
@@ -349,7 +345,7 @@ fn the_rules_of_one_action_share_one_step_budget() {
             "[board]\nkind = \"square\"\ncolumns = 12\nrows = 12\nterrain = \"field\"\n\n[terrain.field]\n\n[space_counters.dice]\nmax = 8\n\n{setup}\n[turn]\nphases = [{{ id = \"main\", actions = [] }}]\n\n[end]\nwin = \"seat.number == 99\"\n"
         );
         let folder = write_mod("crowded", &[("mod.toml", MANIFEST.as_bytes()), ("data.toml", data.as_bytes())]);
-        let rules = load_mod(&folder).map_err(|p| format!("{p:?}")).unwrap().ruleset;
+        let rules = common::loaded(&folder);
         let mut engine = Engine::new(rules.clone()).unwrap();
         let started = Instant::now();
         let error = engine

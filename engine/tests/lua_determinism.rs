@@ -5,7 +5,6 @@ mod common;
 
 use common::write_mod;
 use meeple_engine::game::{Engine, Events, GameSetup};
-use meeple_engine::loader::load_mod;
 
 /// The order `next` visits 60 string keys in, in a fresh engine's Lua state.
 fn next_order() -> String {
@@ -23,7 +22,7 @@ fn next_order() -> String {
             ("hooks/keys.lua", b"function keys() return 1 end\n"),
         ],
     );
-    let rules = load_mod(&folder).map_err(|p| format!("{p:?}")).unwrap().ruleset;
+    let rules = common::loaded(&folder);
     let mut engine = Engine::new(rules.clone()).unwrap();
     let mut events = Events::discard();
     let mut state = engine.new_game(&GameSetup::new(&rules, 1, 2, "human"), &mut events).unwrap();

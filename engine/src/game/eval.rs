@@ -465,58 +465,6 @@ fn charge_searches(before: u64) -> Result<(), RuleError> {
 /// does too much fails the same way on every machine, in about a second at most.
 pub const MAX_ACTION_STEPS: u64 = 10_000_000;
 
-thread_local! {
-    /// The work of the action in progress on this thread, if any: steps, and whether the limit
-    /// was passed.
-    static ACTION_WORK: std::cell::Cell<Option<(u64, bool)>> = const { std::cell::Cell::new(None) };
-}
-
-/// Counts the rules' work of one action (or game start) against [`MAX_ACTION_STEPS`] while it
-/// lives; like [`ListingWork`], an inner one counts into the outermost.
-pub(crate) struct RulesWork {
-    outermost: bool,
-}
-
-impl RulesWork {
-    pub(crate) fn begin() -> Self {
-        let outermost = ACTION_WORK.get().is_none();
-        if outermost {
-            ACTION_WORK.set(Some((0, false)));
-        }
-        RulesWork { outermost }
-    }
-
-    /// Adds `units`; `false` once the limit is passed. Outside an action nothing is counted.
-    #[inline]
-    fn charge(units: u64) -> bool {
-        match ACTION_WORK.get() {
-            None => true,
-            Some((taken, exceeded)) => {
-                let taken = taken.saturating_add(units);
-                let exceeded = exceeded || taken > MAX_ACTION_STEPS;
-                ACTION_WORK.set(Some((taken, exceeded)));
-                !exceeded
-            }
-        }
-    }
-
-    fn exceeded_error() -> RuleError {
-        RuleError::new(format!(
-            "the rules of one action (or of the game's start) took more than {MAX_ACTION_STEPS} steps together \
-             (loop steps, spaces searched, units distributed, dice worked out exactly): loops nested too deep \
-             over the board?"
-        ))
-    }
-}
-
-impl Drop for RulesWork {
-    fn drop(&mut self) {
-        if self.outermost {
-            ACTION_WORK.set(None);
-        }
-    }
-}
-
 /// The most work one listing of the legal actions may take — with the scores a computer
 /// player works out while listing: every candidate tried counts one step, and so does every
 /// step of the loops their filters and scores run. An action whose parameters combine in too
@@ -528,60 +476,124 @@ pub const MAX_LISTING_STEPS: u64 = 10_000_000;
 /// from; it costs memory).
 pub const MAX_LISTED_ACTIONS: u64 = 250_000;
 
+/// One kind of counted work on this thread: `None` outside the work it counts, else the units
+/// taken and whether the limit was passed (it stays passed).
+type Tally = std::cell::Cell<Option<(u64, bool)>>;
+
 thread_local! {
-    /// The work of the listing in progress on this thread, if any: steps taken, actions listed,
-    /// and whether a limit was passed.
-    static LISTING: std::cell::Cell<Option<(u64, u64, bool)>> = const { std::cell::Cell::new(None) };
+    static ACTION_STEPS: Tally = const { std::cell::Cell::new(None) };
+    static LISTING_STEPS: Tally = const { std::cell::Cell::new(None) };
+    static LISTED_ACTIONS: Tally = const { std::cell::Cell::new(None) };
+}
+
+/// A kind of counted work and its limit. Kept per thread, so no evaluator context has to carry
+/// it; work begun inside work of the same kind counts into the outermost.
+struct Limited {
+    tally: &'static std::thread::LocalKey<Tally>,
+    limit: u64,
+}
+
+static ACTION: Limited = Limited { tally: &ACTION_STEPS, limit: MAX_ACTION_STEPS };
+static LISTING: Limited = Limited { tally: &LISTING_STEPS, limit: MAX_LISTING_STEPS };
+static LISTED: Limited = Limited { tally: &LISTED_ACTIONS, limit: MAX_LISTED_ACTIONS };
+
+impl Limited {
+    /// Starts counting, unless this kind of work is counted already.
+    fn begin(&'static self) -> CountedScope {
+        let outermost = self.tally.get().is_none();
+        if outermost {
+            self.tally.set(Some((0, false)));
+        }
+        CountedScope { tally: self.tally, outermost }
+    }
+
+    /// Adds `units`; `false` once the limit is passed. Outside such work nothing is counted.
+    #[inline]
+    fn charge(&self, units: u64) -> bool {
+        match self.tally.get() {
+            None => true,
+            Some((taken, exceeded)) => {
+                let taken = taken.saturating_add(units);
+                let exceeded = exceeded || taken > self.limit;
+                self.tally.set(Some((taken, exceeded)));
+                !exceeded
+            }
+        }
+    }
+
+    fn exceeded(&self) -> bool {
+        self.tally.get().is_some_and(|(_, exceeded)| exceeded)
+    }
+}
+
+/// Ends the counting a [`Limited::begin`] started, when it was the outermost.
+struct CountedScope {
+    tally: &'static std::thread::LocalKey<Tally>,
+    outermost: bool,
+}
+
+impl Drop for CountedScope {
+    fn drop(&mut self) {
+        if self.outermost {
+            self.tally.set(None);
+        }
+    }
+}
+
+/// Counts the rules' work of one action (or game start) against [`MAX_ACTION_STEPS`] while it
+/// lives.
+pub(crate) struct RulesWork {
+    _counting: CountedScope,
+}
+
+impl RulesWork {
+    pub(crate) fn begin() -> Self {
+        RulesWork { _counting: ACTION.begin() }
+    }
+
+    #[inline]
+    fn charge(units: u64) -> bool {
+        ACTION.charge(units)
+    }
+
+    fn exceeded_error() -> RuleError {
+        RuleError::new(format!(
+            "the rules of one action (or of the game's start) took more than {MAX_ACTION_STEPS} steps together \
+             (loop steps, spaces searched, units distributed, dice worked out exactly): loops nested too deep \
+             over the board?"
+        ))
+    }
 }
 
 /// Counts the work of one listing of legal actions against [`MAX_LISTING_STEPS`] and
-/// [`MAX_LISTED_ACTIONS`] while it lives. Kept per thread like [`LoopSteps`]; a listing begun
-/// inside another (a scoring formula asking whether a seat can act) counts into the outer one.
+/// [`MAX_LISTED_ACTIONS`] while it lives; a listing begun inside another (a scoring formula
+/// asking whether a seat can act) counts into the outer one.
 pub(crate) struct ListingWork {
-    outermost: bool,
+    _steps: CountedScope,
+    _listed: CountedScope,
 }
 
 impl ListingWork {
     pub(crate) fn begin() -> Self {
-        let outermost = LISTING.get().is_none();
-        if outermost {
-            LISTING.set(Some((0, 0, false)));
-        }
-        ListingWork { outermost }
+        ListingWork { _steps: LISTING.begin(), _listed: LISTED.begin() }
     }
 
     /// Adds `steps` to the listing in progress; `false` once a limit is passed (and from then
     /// on). Outside a listing nothing is counted here.
     #[inline]
     pub(crate) fn charge(steps: u64) -> bool {
-        match LISTING.get() {
-            None => true,
-            Some((taken, listed, exceeded)) => {
-                let taken = taken.saturating_add(steps);
-                let exceeded = exceeded || taken > MAX_LISTING_STEPS;
-                LISTING.set(Some((taken, listed, exceeded)));
-                !exceeded
-            }
-        }
+        LISTING.charge(steps) && !LISTED.exceeded()
     }
 
     /// Counts one action listed; `false` once a limit is passed.
     #[inline]
     pub(crate) fn charge_listed() -> bool {
-        match LISTING.get() {
-            None => true,
-            Some((taken, listed, exceeded)) => {
-                let listed = listed + 1;
-                let exceeded = exceeded || listed > MAX_LISTED_ACTIONS;
-                LISTING.set(Some((taken, listed, exceeded)));
-                !exceeded
-            }
-        }
+        LISTED.charge(1) && !LISTING.exceeded()
     }
 
     /// Whether the listing in progress passed a limit.
     pub(crate) fn exceeded() -> bool {
-        LISTING.get().is_some_and(|(_, _, exceeded)| exceeded)
+        LISTING.exceeded() || LISTED.exceeded()
     }
 
     pub(crate) fn exceeded_error() -> RuleError {
@@ -590,14 +602,6 @@ impl ListingWork {
              (candidates tried, and the steps of the loops their filters and scores ran): restrict the action's \
              parameters (`owned_by`, `adjacent_to`, `reachable_from`, `where`) or make its formulas loop less"
         ))
-    }
-}
-
-impl Drop for ListingWork {
-    fn drop(&mut self) {
-        if self.outermost {
-            LISTING.set(None);
-        }
     }
 }
 

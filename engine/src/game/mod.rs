@@ -691,15 +691,13 @@ impl Engine {
         if let Some(hooks) = self.hooks.as_mut() {
             hooks.begin_work();
         }
-        score_action(
-            &self.rules,
-            state,
-            &mut self.odds,
-            &mut self.score_frame,
-            &mut self.score_scratch,
-            self.hooks.as_mut(),
-            action,
-        )
+        self.score(state, action)
+    }
+
+    /// [`score_action`] with this engine's caches and hooks (their work begun by the caller).
+    fn score(&mut self, state: &GameState, action: &Action) -> Result<Option<(f64, Option<f64>)>, RuleError> {
+        let Engine { rules, odds, score_frame, score_scratch, hooks, .. } = self;
+        score_action(rules, state, odds, score_frame, score_scratch, hooks.as_mut(), action)
     }
 
     /// How well `seat` stands, for computer players that look ahead: the mod's `end.score`,
@@ -747,15 +745,7 @@ impl Engine {
             hooks.begin_work();
         }
         for action in legal {
-            out.push(score_action(
-                &self.rules,
-                state,
-                &mut self.odds,
-                &mut self.score_frame,
-                &mut self.score_scratch,
-                self.hooks.as_mut(),
-                action,
-            )?);
+            out.push(self.score(state, action)?);
             if eval::ListingWork::exceeded() {
                 let rule = match action.kind {
                     ActionKind::Rule(index) => format!("actions.{}.ai", self.rules.actions[index as usize].id),

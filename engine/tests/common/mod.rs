@@ -12,11 +12,16 @@ use meeple_engine::rules::Ruleset;
 
 /// A fixture mod under `engine/tests/fixtures/`.
 pub fn fixture(name: &str) -> Arc<Ruleset> {
-    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name);
-    match load_mod(&folder) {
+    loaded(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name))
+}
+
+/// The mod in `folder`, which must load; its problems, one a line, when it does not.
+pub fn loaded(folder: &Path) -> Arc<Ruleset> {
+    match load_mod(folder) {
         Ok(loaded) => loaded.ruleset,
         Err(problems) => panic!(
-            "fixture {name} does not load:\n{}",
+            "{} does not load:\n{}",
+            folder.display(),
             problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n")
         ),
     }
