@@ -159,3 +159,21 @@ fn a_save_replays_the_drawn_order() {
     assert_eq!(replayed_history, history, "the same seats take the same actions");
     assert_eq!(replayed.hash(), state.hash());
 }
+
+/// A round is every seat's turn once, counted from the seat that moved first: at a table of
+/// three whose first seat was drawn as seat 2 or 3, round 2 begins when that seat moves again,
+/// not when seat 1 does.
+#[test]
+fn rounds_count_from_the_seat_that_moved_first() {
+    let rules = load("dice_wars");
+    let mut engine = Engine::new(rules.clone()).unwrap();
+    let seed = (0..100).find(|&seed| first_seat(&mut engine, seed, 3) == 1).expect("a seed that starts seat 2");
+    let setup = GameSetup::new(&rules, seed, 3, "human");
+    let mut state = engine.new_game(&setup, &mut Events::discard()).unwrap();
+    let mut seen = Vec::new();
+    while seen.len() < 7 && state.outcome.is_none() {
+        seen.push((state.turn.seat, state.turn.round));
+        engine.apply(&mut state, &Action::pass(), &mut Events::discard()).unwrap();
+    }
+    assert_eq!(seen, vec![(1, 1), (2, 1), (0, 1), (1, 2), (2, 2), (0, 2), (1, 3)]);
+}

@@ -93,3 +93,71 @@ fn the_engine_and_the_tools_name_no_bundled_game() {
     assert!(names.len() > 10, "too few names collected: {names:?}");
     assert!(found.is_empty(), "bundled games named in engine or tool sources:\n{}", found.join("\n"));
 }
+
+/// The numbers written in a rules-language formula, outside quoted text: `2 * x + 0.5` gives
+/// `["2", "0.5"]`.
+fn numbers_in(formula: &str) -> Vec<String> {
+    let mut numbers = Vec::new();
+    let mut quote = None;
+    let mut previous = ' ';
+    let mut chars = formula.chars().peekable();
+    while let Some(c) = chars.next() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if c == '"' || c == '\'' => quote = Some(c),
+            None if c.is_ascii_digit() && !(previous.is_alphanumeric() || previous == '_') => {
+                let mut number = c.to_string();
+                while let Some(&next) = chars.peek() {
+                    if !(next.is_ascii_digit() || next == '.' || next == '_') {
+                        break;
+                    }
+                    number.push(next);
+                    chars.next();
+                }
+                numbers.push(number);
+            }
+            None => {}
+        }
+        previous = c;
+    }
+    numbers
+}
+
+/// What a bundled mod's previews and computer-player scores show is worked out from its rules:
+/// no number in them restates one (a chance, a mean, a hit threshold). The few numbers an AI
+/// score may weigh things by are its own preferences, listed here with the reason.
+#[test]
+fn previews_and_scores_restate_no_rule_as_a_number() {
+    assert_eq!(numbers_in("if(x > 2, 0.5, 'd6') * 1_000"), vec!["2", "0.5", "1_000"]);
+    // (mod, action, key, number): preferences of the computer player, not rules.
+    let preferences =
+        [("dunes_of_terror", "move", "ai.start_score", "1.0"), ("dunes_of_terror", "attack", "ai.score", "100")];
+    let mut found = Vec::new();
+    for folder in bundled() {
+        let loaded = load_mod(&folder).unwrap_or_else(|_| panic!("{} loads", folder.display()));
+        let id = loaded.ruleset.manifest.id.clone();
+        for (action, def) in &loaded.ruleset.data.actions {
+            let mut formulas: Vec<(String, &str)> =
+                def.preview.iter().map(|(label, text)| (format!("preview.{label}"), text.as_str())).collect();
+            if let Some(ai) = &def.ai {
+                formulas.push(("ai.score".into(), &ai.score));
+                if let Some(start) = &ai.start_score {
+                    formulas.push(("ai.start_score".into(), start));
+                }
+            }
+            for (key, text) in formulas {
+                for number in numbers_in(text) {
+                    let whole = matches!(number.trim_end_matches(".0"), "0" | "1");
+                    let preferred = preferences.iter().any(|&(m, a, k, n)| {
+                        (m == id || id.starts_with(&format!("{m}_"))) && a == action && k == key && n == number
+                    });
+                    if !whole && !preferred {
+                        found.push(format!("{id}: actions.{action}.{key}: {number} in `{text}`"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "numbers that restate rules in previews or scores:\n{}", found.join("\n"));
+}

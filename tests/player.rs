@@ -212,8 +212,8 @@ fn a_dunes_of_terror_turn_moves_attacks_and_buys_by_clicking() {
 
     // Attack: the pistol with its previews, then the roll, then the target in red.
     click(&mut harness, "Attack");
-    assert!(has_label(&harness, "Chance to hit: 100.0%"), "the pistol always hits");
-    let expected = format!("Expected damage at the nearest enemy: {:.0}", 3.5 * 2.0);
+    assert!(has_label(&harness, "Chance to hit: 100.0% (exact)"), "the pistol always hits");
+    let expected = format!("Expected damage at the nearest enemy: {:.0} (exact)", 3.5 * 2.0);
     assert!(has_label(&harness, &expected), "the preview shows {expected}");
     click_option(&mut harness, "Pistol (6 left)");
     let session = &harness.state().game().expect("game").session;
@@ -529,7 +529,7 @@ fn attacks_are_chosen_on_the_board_with_the_chance_in_the_tooltip() {
         .expect("engine")
         .chance(&game.session.state, &attack)
         .expect("an attack has a chance");
-    assert_eq!(chance, format!("Chance to conquer: {:.1}%", exact * 100.0), "the engine's exact chance");
+    assert_eq!(chance, format!("Chance to conquer: {:.1}% (exact)", exact * 100.0), "the engine's exact chance");
     let at = game.board.screen_pos(to).expect("drawn");
     harness.hover_at(at);
     harness.run();
@@ -824,4 +824,25 @@ fn an_idle_game_asks_for_no_frames_until_a_mod_file_changes() {
     assert!(harness.ctx.has_requested_repaint(), "the file watch woke the window");
     harness.run();
     assert!(has_label(&harness, "Charge"), "the changed rules are in play");
+}
+
+/// A figure beside a choice says how it was worked out: "exact" over every outcome, or, for odds
+/// a hook's dice have too many combinations for, the margin of its 95% interval (chances in
+/// percentage points).
+#[test]
+fn a_preview_figure_says_whether_it_is_exact_or_sampled() {
+    use meeple::player::panels::format_preview;
+    use meeple_engine::game::{Figure, Method};
+    let figure = |label: &str, value: f64, method| Figure { label: label.to_string(), value, method };
+    assert_eq!(format_preview(&figure("Chance to hit", 2.0 / 3.0, Method::Exact)), "Chance to hit: 66.7% (exact)");
+    assert_eq!(
+        format_preview(&figure("Chance to hit", 0.9691, Method::Sampled { margin: 0.00153 })),
+        "Chance to hit: 96.9% (≈, 95% ±0.15%)"
+    );
+    assert_eq!(
+        format_preview(&figure("Expected damage", 26.3, Method::Sampled { margin: 0.1117 })),
+        "Expected damage: 26.3 (≈, 95% ±0.11)"
+    );
+    // A figure with no chance in it (the damage of a roll made) says nothing of odds.
+    assert_eq!(format_preview(&figure("Damage", 8.0, Method::Certain)), "Damage: 8");
 }

@@ -125,11 +125,12 @@ impl fmt::Display for Diagnostic {
             Severity::Warning => "warning",
         };
         write!(f, "{}: {severity}: ", self.location())?;
+        // A table or key named by a megabyte-long id is shown cut, as a message's names are.
         if let Some(table) = &self.table {
-            write!(f, "[{table}] ")?;
+            write!(f, "[{}] ", shown_up_to(table, MAX_SHOWN_PATH))?;
         }
         if let Some(key) = &self.key {
-            write!(f, "key `{key}`: ")?;
+            write!(f, "key `{}`: ", shown_up_to(key, MAX_SHOWN_PATH))?;
         }
         write!(f, "{}", self.message)?;
         if let Some(suggestion) = &self.suggestion {
@@ -147,6 +148,9 @@ impl fmt::Display for Diagnostic {
         Ok(())
     }
 }
+
+/// The longest table path or key a problem's header shows, in characters.
+const MAX_SHOWN_PATH: usize = 200;
 
 /// Words longer than this (in characters) get no "did you mean": a typo of a name is a name's
 /// length, and comparing a megabyte-long word with every candidate would cost more than the

@@ -551,7 +551,7 @@ fn item_stat_problems(data: &ModData) -> Vec<Problem> {
 fn rule_locations(data: &LoadedData) -> HashMap<String, String> {
     // The tables whose strings are formulas and effects; the rest of a mod (boards, pieces,
     // texts) can be large and never runs.
-    const RULE_TABLES: [&str; 6] = ["actions", "triggers", "end", "setup", "turn", "ai"];
+    const RULE_TABLES: [&str; 8] = ["actions", "triggers", "end", "setup", "turn", "ai", "formulas", "effects"];
     fn walk(sources: &Sources, node: &RawNode, names: &[String], found: &mut HashMap<String, String>) {
         let location = sources.describe(node.loc);
         for name in names {
@@ -843,6 +843,8 @@ fn lenient_data(root: &toml::Value, broken: &mut BTreeSet<String>) -> ModData {
         setup: part(table, "setup", broken),
         ai: part(table, "ai", broken),
         turn: part(table, "turn", broken),
+        formulas: collection(table, "formulas", broken),
+        effects: collection(table, "effects", broken),
         actions: collection(table, "actions", broken),
         triggers,
         end: part(table, "end", broken),

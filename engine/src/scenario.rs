@@ -832,14 +832,20 @@ impl UserData for Scenario {
             let rules = g.rules();
             let (_, action) = from_record(&rules, &g.state, &record).map_err(runtime)?;
             let figures = lua.create_table()?;
+            let margins = lua.create_table()?;
             let figures_of_rules = g
                 .engine
                 .preview(&g.state, &action)
                 .map_err(|e| engine_error(lua, e.to_string(), e.is_out_of_time()))?;
-            for (label, value) in figures_of_rules {
-                figures.set(label, value)?;
+            for figure in figures_of_rules {
+                let margin = match figure.method {
+                    crate::game::Method::Certain | crate::game::Method::Exact => 0.0,
+                    crate::game::Method::Sampled { margin } => margin,
+                };
+                figures.set(figure.label.as_str(), figure.value)?;
+                margins.set(figure.label, margin)?;
             }
-            Ok(figures)
+            Ok((figures, margins))
         });
 
         // ----- arranging (test set-up, not game actions) -----

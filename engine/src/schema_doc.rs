@@ -36,6 +36,8 @@ const DATA_ORDER: &[&str] = &[
     "seats",
     "setup",
     "turn",
+    "formulas",
+    "effects",
     "actions",
     "triggers",
     "end",

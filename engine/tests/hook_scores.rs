@@ -7,7 +7,7 @@ mod common;
 
 use common::write_mod;
 use meeple_engine::ai;
-use meeple_engine::game::{Action, ActionKind, Engine, Events, GameSetup, GameState};
+use meeple_engine::game::{Action, ActionKind, Engine, Events, Figure, GameSetup, GameState, Method};
 
 const MANIFEST: &str = r#"id = "scored"
 name = "Scored"
@@ -142,7 +142,8 @@ fn a_preview_shows_what_a_hook_works_out() {
         kind: ActionKind::Rule(rules.actions.iter().position(|a| a.id == "win").unwrap() as u16),
         args: [0; meeple_engine::game::MAX_PARAMS],
     };
-    assert_eq!(engine.preview(&state, &win).unwrap(), vec![("Worth".to_string(), 100.0)]);
+    let figures = engine.preview(&state, &win).unwrap();
+    assert_eq!(figures, vec![Figure { label: "Worth".to_string(), value: 100.0, method: Method::Certain }]);
     // A preview whose hook fails is an error naming the figure, not a figure left out.
     let folder = mod_with(
         "function value_of_winning() error('broken') end",

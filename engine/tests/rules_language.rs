@@ -8,7 +8,7 @@ mod common;
 use common::{legal, manifest, new_game, write_mod};
 use meeple_engine::game::{ActionKind, Events};
 use meeple_engine::loader::load_mod;
-use meeple_engine::rules::language::{Place, sections};
+use meeple_engine::rules::language::{NAMING_EXAMPLE, Place, sections};
 
 /// The example mod the reference's examples are written against. `{when}`, `{preview}`,
 /// `{roll}` and `{effect}` are where an example goes.
@@ -236,4 +236,28 @@ fn end_draw_ends_the_game_drawn_when_it_holds() {
     }
     assert_eq!(state.turn.number, 3, "drawn as the third turn starts");
     assert!(matches!(state.outcome, Some(meeple_engine::game::Outcome::Draw { .. })), "{:?}", state.outcome);
+}
+
+#[test]
+fn the_example_of_naming_a_formula_and_an_effect_compiles_and_runs() {
+    let data = format!("{}\n{NAMING_EXAMPLE}", mod_with(Place::Anywhere, "true"));
+    let rules = load_data(&data, HOOKS).unwrap_or_else(|problems| panic!("{problems}"));
+    let ids = |list: Vec<&str>| list.join(", ");
+    assert_eq!(ids(rules.formulas.iter().map(|f| f.id.as_str()).collect()), "reach, strike");
+    assert_eq!(ids(rules.effects.iter().map(|e| e.id.as_str()).collect()), "knock_out");
+    // Its action, offered in a phase of its own: the pawn on A00 shoots the one on C02, 4 steps
+    // away, where the bow's range of 3 does not reach; one step away it would.
+    let data = data.replace("actions = [\"try\"]", "actions = [\"shoot\"]");
+    let rules = load_data(&data, HOOKS).unwrap_or_else(|problems| panic!("{problems}"));
+    let (mut engine, state, _) = new_game(&rules, 1, 2);
+    assert!(legal(&mut engine, &state).iter().all(|action| !matches!(action.kind, ActionKind::Rule(_))));
+    let near = data.replace("space('C02')", "space('B00')");
+    let rules = load_data(&near, HOOKS).unwrap_or_else(|problems| panic!("{problems}"));
+    let (mut engine, state, _) = new_game(&rules, 1, 2);
+    let shots: Vec<_> =
+        legal(&mut engine, &state).into_iter().filter(|action| matches!(action.kind, ActionKind::Rule(_))).collect();
+    assert_eq!(shots.len(), 1, "{shots:?}");
+    // 1d6 hits 3.5 times on average, each for the 2 steps of range left.
+    let figures = engine.preview(&state, &shots[0]).expect("the preview works out");
+    assert_eq!(figures.iter().map(|f| (f.label.as_str(), f.value)).collect::<Vec<_>>(), [("Expected damage", 7.0)]);
 }

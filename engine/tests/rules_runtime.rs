@@ -111,7 +111,8 @@ fn exact_odds_for_previews_and_scores() {
     state.set_owner(a, 0);
     let dig = action(&rules, "dig", &[a as i64]);
     assert_eq!(engine.chance(&state, &dig), Some(0.5));
-    let preview = engine.preview(&state, &dig).unwrap();
+    let preview: Vec<(String, f64)> =
+        engine.preview(&state, &dig).unwrap().into_iter().map(|f| (f.label, f.value)).collect();
     assert_eq!(preview, vec![("Chance".to_string(), 0.5), ("Mean find".to_string(), 3.5)]);
     assert_eq!(engine.ai_score(&state, &dig).unwrap(), Some((0.5, None)));
     // Raid: (gold)d6 against the highest of 2d6, attacker strictly greater.

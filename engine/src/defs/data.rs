@@ -10,7 +10,8 @@ use crate::board::BoardSpec;
 
 /// Keys of [`ModData`] whose entries are definitions merged across files and open to
 /// template inheritance.
-pub const COLLECTIONS: &[&str] = &["terrain", "pieces", "items", "cards", "decks", "actions", "options"];
+pub const COLLECTIONS: &[&str] =
+    &["terrain", "pieces", "items", "cards", "decks", "formulas", "effects", "actions", "options"];
 
 /// All of a mod's data, merged from its data files.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
@@ -61,6 +62,16 @@ pub struct ModData {
     /// and end of each turn.
     #[serde(default)]
     pub turn: TurnDef,
+    /// Formulas written once, with parameters, and used by name wherever the rules language is
+    /// written, like a built-in function: `damage(weapon, hits, distance(from, to))`. Each is
+    /// checked once, where it is written; see "Naming a formula or an effect" in the rules
+    /// language's reference.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub formulas: IndexMap<String, FormulaDef>,
+    /// Effect blocks written once, with parameters, and run by name as a statement of any
+    /// effect: `knock_out(target)`.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub effects: IndexMap<String, EffectDef>,
     /// What a seat can do on its turn.
     #[serde(default)]
     pub actions: IndexMap<String, ActionDef>,
@@ -528,14 +539,56 @@ pub struct ActionDef {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub effect: Vec<Stmt>,
     /// Figures shown before the action is taken: label → *expression*, usually with `chance`
-    /// (the exact probability of `success`) or `expect(x)` (the exact mean of a roll). In an
-    /// action with `after_roll` choices, a figure that reads the rolls or those choices (the
-    /// damage this roll does to each target) is shown after the roll, the others before it.
+    /// (the probability of `success`), `chance(condition)` or `expect(x)` (the mean of a roll),
+    /// worked out over every outcome of the rolls and of the dice their hooks draw (sampled, and
+    /// shown as such, beyond 50,000 combinations). In an action with `after_roll` choices, a
+    /// figure that reads the rolls or those choices outside `expect`/`chance` (the damage this
+    /// roll does to each target) is shown after the roll, the others before it.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub preview: IndexMap<String, String>,
     /// How computer players value this action.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ai: Option<AiHintDef>,
+}
+
+/// A formula with a name, e.g. `[formulas.damage]`, called as `damage(weapon, hits, 2)`. Its
+/// name may not be one of the language's own functions or statements.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FormulaDef {
+    /// What it works out, in a sentence for the people reading the mod.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Its parameters in order, each `"name: type"` with a type of the rules language:
+    /// `number`, `whole number`, `yes/no`, `seat`, `space`, `piece`, `held item`, `terrain`,
+    /// `piece kind`, `item`, `side` or `phase`. A call gives one value of that type for each.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub params: Vec<String>,
+    /// *Expression*: the formula's value, which a call gives. It sees `me` (the caller's), the
+    /// parameters by name, the game's variables and every other name that means the same
+    /// everywhere; it may use other formulas (never itself, directly or through others) and
+    /// call Lua hooks (then it may be used only where hooks can run), but it cannot roll dice,
+    /// draw at random, or use `chance` or `expect`.
+    pub value: String,
+}
+
+/// An effect block with a name, e.g. `[effects.knock_out]`, run by the statement
+/// `knock_out(target)`. Its name may not be one of the language's own functions or statements,
+/// nor a formula's.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EffectDef {
+    /// What it does, in a sentence for the people reading the mod.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Its parameters in order, each `"name: type"`, with the types a formula's `params` take.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub params: Vec<String>,
+    /// *Effect*: the statements it runs, seeing `me` (the caller's), the parameters by name and
+    /// the game's variables. It may do whatever an effect may, run other effect blocks (never
+    /// itself, directly or through others) and use formulas; its `let` names stay inside it.
+    #[serde(rename = "do")]
+    pub body: Vec<Stmt>,
 }
 
 /// One choice of an action, with where its candidates come from and what they must satisfy.

@@ -37,6 +37,33 @@ pub(crate) trait Env {
     fn chance(&mut self, frame: &[Value]) -> Result<f64, RuleError>;
     /// `expect(x)`: the mean of `x` over its dice and the action's rolls.
     fn expect(&mut self, expr: &Expr, frame: &[Value]) -> Result<f64, RuleError>;
+    /// The value of the named formula `index` for `me` and its arguments (see [`named_formula`]).
+    fn formula(&mut self, index: u16, me: Value, args: &[Value]) -> Result<Value, RuleError>;
+}
+
+/// The value of the named formula `index` of `rules` (the ruleset `env` evaluates with, passed
+/// apart so the formula can be read while `env` evaluates it): its body in a frame of its own,
+/// `me` and the arguments first. An error names the formula and where it is written.
+fn named_formula<E: Env>(
+    env: &mut E,
+    rules: &Ruleset,
+    index: u16,
+    me: Value,
+    args: &[Value],
+) -> Result<Value, RuleError> {
+    let formula = &rules.formulas[index as usize];
+    let size = (formula.frame as usize).max(args.len() + 1);
+    let mut small = [Value::Nil; 16];
+    let mut large = Vec::new();
+    let frame: &mut [Value] = if size <= small.len() {
+        &mut small[..size]
+    } else {
+        large.resize(size, Value::Nil);
+        &mut large
+    };
+    frame[0] = me;
+    frame[1..=args.len()].copy_from_slice(args);
+    eval(env, &formula.body, frame).map_err(|error| error.context(rules, &format!("formulas.{}.value", formula.id)))
 }
 
 /// Evaluates an expression.
@@ -857,6 +884,14 @@ fn call<E: Env>(env: &mut E, func: Func, args: &[Expr], frame: &[Value]) -> Resu
             }
             env.hook(index, &values[..args.len().min(8)])?
         }
+        Func::Formula { index, .. } => {
+            let mut values = [Value::Nil; crate::rules::compile::MAX_NAMED_PARAMS];
+            for (i, a) in args.iter().enumerate().take(values.len()) {
+                values[i] = eval(env, a, frame)?;
+            }
+            let me = frame.first().copied().unwrap_or(Value::Nil);
+            env.formula(index, me, &values[..args.len().min(values.len())])?
+        }
     })
 }
 
@@ -1074,6 +1109,11 @@ impl Env for WriteCx<'_> {
 
     fn expect(&mut self, _expr: &Expr, _frame: &[Value]) -> Result<f64, RuleError> {
         Err(RuleError::new("`expect` is only known before an action"))
+    }
+
+    fn formula(&mut self, index: u16, me: Value, args: &[Value]) -> Result<Value, RuleError> {
+        let rules = self.rules;
+        named_formula(self, rules, index, me, args)
     }
 }
 
@@ -1322,8 +1362,36 @@ fn run_proc(cx: &mut WriteCx, proc: Proc, args: &[Expr], frame: &mut Vec<Value>)
             }
             cx.hook(index, &values[..args.len().min(8)])?;
         }
+        Proc::Effect(index) => run_named_effect(cx, index, args, frame)?,
     }
     Ok(())
+}
+
+/// Runs the named effect block `index` in a frame of its own (`me`, the arguments, then its
+/// `let` names), from the context's pool. An error names the effect and where it is written.
+fn run_named_effect(cx: &mut WriteCx, index: u16, args: &[Expr], frame: &[Value]) -> Result<(), RuleError> {
+    let rules = cx.rules;
+    let effect = &rules.effects[index as usize];
+    let mut local = cx.frames.pop().unwrap_or_default();
+    local.clear();
+    local.push(frame.first().copied().unwrap_or(Value::Nil));
+    let mut result = Ok(());
+    for arg in args {
+        match eval(cx, arg, frame) {
+            Ok(value) => local.push(value),
+            Err(error) => {
+                result = Err(error);
+                break;
+            }
+        }
+    }
+    if result.is_ok() {
+        local.resize((effect.frame as usize).max(local.len()), Value::Nil);
+        result = exec(cx, &effect.body, &mut local)
+            .map_err(|error| error.context(rules, &format!("effects.{}.do", effect.id)));
+    }
+    cx.frames.push(local);
+    result
 }
 
 /// Deals every space to the active seats in equal shares, at random. Spaces that do not divide
@@ -1403,7 +1471,7 @@ impl Env for ReadCx<'_> {
         let rules = self.rules;
         let state = self.state;
         match self.odds.as_deref_mut() {
-            Some(odds) => odds.chance(rules, state, frame),
+            Some(odds) => odds.chance(rules, state, frame, self.hooks.as_deref_mut()),
             None => Err(RuleError::new("`chance` is only known for an action")),
         }
     }
@@ -1412,9 +1480,14 @@ impl Env for ReadCx<'_> {
         let rules = self.rules;
         let state = self.state;
         match self.odds.as_deref_mut() {
-            Some(odds) => odds.expect(rules, state, expr, frame),
+            Some(odds) => odds.expect(rules, state, expr, frame, self.hooks.as_deref_mut()),
             None => Err(RuleError::new("`expect` is only known for an action")),
         }
+    }
+
+    fn formula(&mut self, index: u16, me: Value, args: &[Value]) -> Result<Value, RuleError> {
+        let rules = self.rules;
+        named_formula(self, rules, index, me, args)
     }
 }
 

@@ -72,6 +72,7 @@ pub(crate) fn start_game(cx: &mut WriteCx) -> Result<(), RuleError> {
         FirstSeat::Random => cx.state.rng.below(cx.state.seats.len() as u32) as u8,
     };
     cx.state.turn.seat = first;
+    cx.state.turn.first_seat = first;
     fire(cx, EventKind::GameStart, first)?;
     check_end(cx)?;
     if cx.state.outcome.is_none() {
@@ -153,7 +154,8 @@ pub(crate) fn end_turn(cx: &mut WriteCx) -> Result<(), RuleError> {
     let mut next = seat as usize;
     for _ in 0..count {
         next = (next + 1) % count;
-        if next == 0 {
+        // A round is every seat's turn once, from the seat that moved first.
+        if next == cx.state.turn.first_seat as usize {
             cx.state.turn.round += 1;
             let rules = cx.rules;
             if rules.rounds_per_match > 0 && cx.state.turn.round > rules.rounds_per_match {

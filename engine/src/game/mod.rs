@@ -24,6 +24,7 @@ use std::sync::Arc;
 
 pub use action::{Action, ActionKind, ActionRecord, MAX_PARAMS, NOT_CHOSEN};
 pub use events::{Event, Events};
+pub use odds::{Figure, Method};
 pub use state::{GameState, Outcome, SeatStatus};
 
 use crate::board::{BoardSpec, BuildContext, Scratch};
@@ -337,6 +338,7 @@ impl Engine {
                 round: 0,
                 match_number: 0,
                 seat: 0,
+                first_seat: 0,
                 phase: 0,
                 used: vec![0; rules.budget_names.len()],
                 pending: None,
@@ -639,32 +641,34 @@ impl Engine {
         let rule = &rules.actions[index as usize];
         rule.success.as_ref()?;
         let frame = legal::bind_frame(rule, state.turn.seat, action);
-        let mut odds = odds::OddsCx { cache: &mut self.odds, action: index };
-        odds.chance(&rules, state, &frame).ok()
+        let mut odds = odds::OddsCx::new(&mut self.odds, index);
+        odds.chance(&rules, state, &frame, self.hooks.as_mut()).ok()
     }
 
-    /// The figures of an action's `preview`, as (label, value). For an action taken in two
-    /// steps, before its roll: the figures that read neither the rolls nor the `after_roll`
-    /// choices (chances, expectations); once rolled: the figures that read the rolls (what this
-    /// roll does to each choice).
+    /// The figures of an action's `preview`, with how each was worked out. For an action taken
+    /// in two steps, before its roll: the figures that read the rolls and the `after_roll`
+    /// choices only inside `expect(…)` and `chance` (chances, expectations); once rolled: the
+    /// figures that read the rolls themselves (what this roll does to each choice).
     ///
-    /// Previews may call Lua hooks, read-only; a figure whose formula fails is an error naming
-    /// it, never a figure left out.
-    pub fn preview(&mut self, state: &GameState, action: &Action) -> Result<Vec<(String, f64)>, RuleError> {
+    /// Previews may call Lua hooks, read-only, and work out the odds of their draws; a figure
+    /// whose formula fails is an error naming it, never a figure left out.
+    pub fn preview(&mut self, state: &GameState, action: &Action) -> Result<Vec<odds::Figure>, RuleError> {
         let ActionKind::Rule(index) = action.kind else { return Ok(Vec::new()) };
         let rules = self.rules.clone();
         let rule = &rules.actions[index as usize];
         let rolled = state.turn.pending.as_ref().is_some_and(|p| p.action == index);
         let mut frame = legal::bind_frame(rule, state.turn.seat, action);
         legal::fill_pending_rolls(&mut frame, rule, index, state);
-        let reads_rolls =
-            |expr: &crate::rules::ir::Expr| (0..rule.rolls.len()).any(|i| expr.uses_slot(rule.roll_slot(i)));
-        let reads_later_choice =
-            |expr: &crate::rules::ir::Expr| (rule.before_roll..rule.params.len()).any(|i| expr.uses_slot(1 + i as u16));
+        let reads_rolls = |expr: &crate::rules::ir::Expr| {
+            (0..rule.rolls.len()).any(|i| expr.uses_slot_outside_odds(rule.roll_slot(i)))
+        };
+        let reads_later_choice = |expr: &crate::rules::ir::Expr| {
+            (rule.before_roll..rule.params.len()).any(|i| expr.uses_slot_outside_odds(1 + i as u16))
+        };
         if let Some(hooks) = self.hooks.as_mut() {
             hooks.begin_work();
         }
-        let mut odds = odds::OddsCx { cache: &mut self.odds, action: index };
+        let mut odds = odds::OddsCx::new(&mut self.odds, index);
         let mut cx = eval::ReadCx {
             rules: &rules,
             state,
@@ -672,17 +676,18 @@ impl Engine {
             odds: Some(&mut odds),
             hooks: self.hooks.as_mut(),
         };
-        rule.preview
-            .iter()
-            .filter(|(_, expr)| {
-                !rule.is_staged()
-                    || if rolled { reads_rolls(expr) } else { !reads_rolls(expr) && !reads_later_choice(expr) }
-            })
-            .map(|(label, expr)| match eval::eval(&mut cx, expr, &frame) {
-                Ok(value) => Ok((label.clone(), value.as_num())),
-                Err(error) => Err(error.context(&rules, &format!("actions.{}.preview.{label}", rule.id))),
-            })
-            .collect()
+        let mut figures = Vec::new();
+        for (label, expr) in &rule.preview {
+            let shown_now = !rule.is_staged()
+                || if rolled { reads_rolls(expr) } else { !reads_rolls(expr) && !reads_later_choice(expr) };
+            if !shown_now {
+                continue;
+            }
+            let figure = figure(&mut cx, label, expr, &frame)
+                .map_err(|error| error.context(&rules, &format!("actions.{}.preview.{label}", rule.id)))?;
+            figures.push(figure);
+        }
+        Ok(figures)
     }
 
     /// The computer-player score of an action (`ai.score`), and the action's minimum score.
@@ -772,6 +777,40 @@ impl Engine {
     }
 }
 
+/// One preview figure: its value and, when odds in it were sampled, how far the value can be
+/// off. Each sampled estimate is moved up by its margin in turn and the figure worked out again:
+/// the margins of the figure's own answers, added in quadrature.
+fn figure(
+    cx: &mut eval::ReadCx,
+    label: &str,
+    expr: &crate::rules::ir::Expr,
+    frame: &[Value],
+) -> Result<odds::Figure, RuleError> {
+    let start = |cx: &mut eval::ReadCx, nudge: Option<usize>| {
+        if let Some(odds) = cx.odds.as_deref_mut() {
+            odds.start_figure(nudge);
+        }
+    };
+    start(cx, None);
+    let value = eval::eval(cx, expr, frame)?.as_num();
+    let estimates: Vec<(usize, f64)> = cx.odds.as_deref().map(|o| o.estimates().to_vec()).unwrap_or_default();
+    let method = if !expr.any_node(&|e| matches!(e, crate::rules::ir::Expr::Chance | crate::rules::ir::Expr::Expect(_)))
+    {
+        odds::Method::Certain
+    } else if estimates.is_empty() {
+        odds::Method::Exact
+    } else {
+        let mut squares = 0.0;
+        for (place, _) in &estimates {
+            start(cx, Some(*place));
+            let moved = eval::eval(cx, expr, frame)?.as_num();
+            squares += (moved - value).powi(2);
+        }
+        odds::Method::Sampled { margin: squares.sqrt() }
+    };
+    Ok(odds::Figure { label: label.to_string(), value, method })
+}
+
 /// An action's `ai.score` and `ai.min`.
 #[inline(always)]
 fn score_action(
@@ -817,7 +856,7 @@ fn score_action_by_eval(
     };
     legal::fill_frame(frame, rule, state.turn.seat, action);
     legal::fill_pending_rolls(frame, rule, index, state);
-    let mut odds = odds::OddsCx { cache: odds, action: index };
+    let mut odds = odds::OddsCx::new(odds, index);
     let mut cx = eval::ReadCx { rules, state, scratch, odds: Some(&mut odds), hooks };
     match eval::eval(&mut cx, score, frame) {
         Ok(value) => Ok(Some((value.as_num(), rule.ai_min))),

@@ -14,30 +14,33 @@ use super::eval::{self, ReadCx};
 use super::state::GameState;
 use crate::board::Scratch;
 use crate::expr::UnaryOp;
+use crate::lua::{Draws, HookRuntime};
+use crate::rng::GameRng;
 use crate::rules::Ruleset;
-use crate::rules::ir::{ArithOp, CmpOp, DiceMode, Expr, Func, Leaf, Value};
+use crate::rules::ir::{DiceMode, Expr, Func, Leaf, Value};
 
 /// Largest number of outcomes enumerated for one figure; beyond it the odds are not computed.
 const MAX_OUTCOMES: usize = 1 << 20;
 /// The most additions one dice sum's exact distribution may take (a fraction of a second).
 const MAX_CONVOLUTION_STEPS: i64 = 200_000_000;
 
-/// A discrete distribution over whole numbers: values ascending, probabilities summing to 1.
+/// A discrete distribution over numbers (whole ones, unless a formula divides into decimals):
+/// values ascending, probabilities summing to 1.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Dist {
-    pub values: Vec<i64>,
+    pub values: Vec<f64>,
     pub probs: Vec<f64>,
 }
 
 impl Dist {
-    pub fn point(value: i64) -> Self {
+    pub fn point(value: f64) -> Self {
         Self { values: vec![value], probs: vec![1.0] }
     }
 
     /// Builds a distribution from (value, weight) pairs, merging equal values.
-    fn from_pairs(mut pairs: Vec<(i64, f64)>) -> Self {
-        pairs.sort_by_key(|(v, _)| *v);
-        let mut values: Vec<i64> = Vec::with_capacity(pairs.len());
+    fn from_pairs(mut pairs: Vec<(f64, f64)>) -> Self {
+        pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut values: Vec<f64> = Vec::with_capacity(pairs.len());
         let mut probs: Vec<f64> = Vec::with_capacity(pairs.len());
         for (v, p) in pairs {
             if values.last() == Some(&v) {
@@ -51,12 +54,19 @@ impl Dist {
     }
 
     pub fn mean(&self) -> f64 {
-        self.values.iter().zip(&self.probs).map(|(v, p)| *v as f64 * p).sum()
+        self.values.iter().zip(&self.probs).map(|(v, p)| v * p).sum()
     }
 
     /// Probability of a value other than 0 (true).
     pub fn truth(&self) -> f64 {
-        self.values.iter().zip(&self.probs).filter(|(v, _)| **v != 0).map(|(_, p)| p).sum()
+        self.values.iter().zip(&self.probs).filter(|(v, _)| **v != 0.0).map(|(_, p)| p).sum()
+    }
+
+    /// The standard deviation.
+    pub fn spread(&self) -> f64 {
+        let mean = self.mean();
+        let variance: f64 = self.values.iter().zip(&self.probs).map(|(v, p)| p * (v - mean).powi(2)).sum();
+        variance.max(0.0).sqrt()
     }
 
     fn is_point(&self) -> bool {
@@ -69,7 +79,7 @@ impl Dist {
             return Err(RuleError::new(format!("cannot compute the odds of {count}d{sides}")));
         }
         if count == 0 {
-            return Ok(Dist::point(0));
+            return Ok(Dist::point(0.0));
         }
         let s = sides as f64;
         Ok(match mode {
@@ -93,26 +103,22 @@ impl Dist {
                     }
                     probs = next;
                 }
-                let values = (count..=count * sides).collect();
+                let values = (count..=count * sides).map(|v| v as f64).collect();
                 Dist { values, probs }
             }
             DiceMode::Highest => {
-                let values: Vec<i64> = (1..=sides).collect();
-                let probs = values
-                    .iter()
-                    .map(|&k| (k as f64 / s).powi(count as i32) - ((k - 1) as f64 / s).powi(count as i32))
+                let probs = (1..=sides)
+                    .map(|k| (k as f64 / s).powi(count as i32) - ((k - 1) as f64 / s).powi(count as i32))
                     .collect();
-                Dist { values, probs }
+                Dist { values: (1..=sides).map(|v| v as f64).collect(), probs }
             }
             DiceMode::Lowest => {
-                let values: Vec<i64> = (1..=sides).collect();
-                let probs = values
-                    .iter()
-                    .map(|&k| {
+                let probs = (1..=sides)
+                    .map(|k| {
                         ((sides - k + 1) as f64 / s).powi(count as i32) - ((sides - k) as f64 / s).powi(count as i32)
                     })
                     .collect();
-                Dist { values, probs }
+                Dist { values: (1..=sides).map(|v| v as f64).collect(), probs }
             }
             DiceMode::AtLeast(threshold) => {
                 let hit = ((sides - threshold.clamp(1, sides + 1) + 1) as f64 / s).clamp(0.0, 1.0);
@@ -124,7 +130,7 @@ impl Dist {
                     *p = coefficient * hit.powi(k as i32) * (1.0 - hit).powi((n - k) as i32);
                     coefficient = coefficient * (n - k) as f64 / (k + 1) as f64;
                 }
-                Dist { values: (0..=count).collect(), probs }
+                Dist { values: (0..=count).map(|v| v as f64).collect(), probs }
             }
         })
     }
@@ -170,6 +176,8 @@ pub struct OddsCache {
     chances: FastMap<(u16, [u32; 4]), f64>,
     /// Per action: a direct table for two-dice contests, when the action has that shape.
     contests: Vec<ContestSlot>,
+    /// What Lua hooks called in odds return, over their draws.
+    hooks: HookDists,
 }
 
 /// Whether an action's odds have the two-dice contest shape, found out on first use.
@@ -333,11 +341,85 @@ impl OddsCache {
 pub struct OddsCx<'a> {
     pub cache: &'a mut OddsCache,
     pub action: u16,
+    /// Odds asked for since the figure began (`chance`, each `expect`), in order.
+    calls: usize,
+    /// The odds among them that were estimated by sampling: (their place in that order, the
+    /// half-width of their 95% interval).
+    estimates: Vec<(usize, f64)>,
+    /// The place of one estimate to move up by its margin, for working out how far the figure
+    /// moves with it.
+    nudge: Option<usize>,
 }
 
-impl OddsCx<'_> {
+/// How a figure was worked out.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Method {
+    /// No chance in it: a figure read off the game or a roll already made ("Damage: 8").
+    Certain,
+    /// Odds over every outcome.
+    Exact,
+    /// From seeded samples of a hook's draws too many to enumerate: the true value is within
+    /// `margin` of the figure with 95% confidence.
+    Sampled { margin: f64 },
+}
+
+/// One figure of an action's preview.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Figure {
+    pub label: String,
+    pub value: f64,
+    pub method: Method,
+}
+
+impl<'a> OddsCx<'a> {
+    pub fn new(cache: &'a mut OddsCache, action: u16) -> Self {
+        Self { cache, action, calls: 0, estimates: Vec::new(), nudge: None }
+    }
+
+    /// Starts a figure: forgets the estimates of the one before.
+    pub fn start_figure(&mut self, nudge: Option<usize>) {
+        self.calls = 0;
+        self.estimates.clear();
+        self.nudge = nudge;
+    }
+
+    /// The estimates made since the figure began: (place, margin).
+    pub fn estimates(&self) -> &[(usize, f64)] {
+        &self.estimates
+    }
+
+    /// Notes the odds just worked out, returning the value the figure should use.
+    fn note(&mut self, value: f64, margin: Option<f64>) -> f64 {
+        let place = self.calls;
+        self.calls += 1;
+        match margin {
+            None => value,
+            Some(margin) => {
+                self.estimates.push((place, margin));
+                if self.nudge == Some(place) { value + margin } else { value }
+            }
+        }
+    }
+
     /// The probability of the action's `success`, with `me` and the parameters bound in `frame`.
-    pub fn chance(&mut self, rules: &Ruleset, state: &GameState, frame: &[Value]) -> Result<f64, RuleError> {
+    pub fn chance(
+        &mut self,
+        rules: &Ruleset,
+        state: &GameState,
+        frame: &[Value],
+        hooks: Option<&mut HookRuntime>,
+    ) -> Result<f64, RuleError> {
+        let (p, margin) = self.chance_with_margin(rules, state, frame, hooks)?;
+        Ok(self.note(p, margin))
+    }
+
+    fn chance_with_margin(
+        &mut self,
+        rules: &Ruleset,
+        state: &GameState,
+        frame: &[Value],
+        hooks: Option<&mut HookRuntime>,
+    ) -> Result<(f64, Option<f64>), RuleError> {
         let rule = &rules.actions[self.action as usize];
         let Some(success) = &rule.success else {
             return Err(RuleError::new("this action has no `success` condition"));
@@ -369,7 +451,7 @@ impl OddsCx<'_> {
                 let cell = a as usize * CONTEST_SIZE + b as usize;
                 let known = contest.table[cell];
                 if !known.is_nan() {
-                    return Ok(known);
+                    return Ok((known, None));
                 }
                 let (sides, modes) = (contest.sides, contest.modes);
                 let mut scratch = Scratch::default();
@@ -380,9 +462,9 @@ impl OddsCx<'_> {
                 let slot = rule.roll_slot(0) as usize;
                 let mut p = 0.0;
                 for (x, px) in first.values.iter().zip(&first.probs) {
-                    bound[slot] = Value::Int(*x);
+                    bound[slot] = Value::Int(*x as i64);
                     for (y, py) in second.values.iter().zip(&second.probs) {
-                        bound[slot + 1] = Value::Int(*y);
+                        bound[slot + 1] = Value::Int(*y as i64);
                         let mut cx = ReadCx { rules, state, scratch: &mut scratch, odds: None, hooks: None };
                         if eval::eval_bool(&mut cx, success, &bound)? {
                             p += px * py;
@@ -392,7 +474,7 @@ impl OddsCx<'_> {
                 if let Some(ContestSlot::Yes(contest)) = self.cache.contests.get_mut(action) {
                     contest.table[cell] = p;
                 }
-                return Ok(p);
+                return Ok((p, None));
             }
         }
         // Fast path: every roll is a plain dice term of known size, independent of the others.
@@ -412,29 +494,50 @@ impl OddsCx<'_> {
             if plain {
                 let key = (self.action, ids);
                 if let Some(&p) = self.cache.chances.get(&key) {
-                    return Ok(p);
+                    return Ok((p, None));
                 }
-                let p = self.joint(rules, state, success, frame)?.truth();
-                self.cache.chances.insert(key, p);
-                return Ok(p);
+                let (dist, samples) = self.joint(rules, state, success, frame, hooks)?;
+                let p = dist.truth();
+                if samples.is_none() {
+                    self.cache.chances.insert(key, p);
+                }
+                return Ok((p, samples.map(|n| margin_of_chance(p, n))));
             }
         }
-        Ok(self.joint(rules, state, success, frame)?.truth())
+        let (dist, samples) = self.joint(rules, state, success, frame, hooks)?;
+        let p = dist.truth();
+        Ok((p, samples.map(|n| margin_of_chance(p, n))))
     }
 
-    /// The mean of `expr` over the action's rolls and the expression's own dice.
+    /// The mean of `expr` over the action's rolls and the expression's own dice, and the Lua
+    /// hooks' draws.
     pub fn expect(
         &mut self,
         rules: &Ruleset,
         state: &GameState,
         expr: &Expr,
         frame: &[Value],
+        hooks: Option<&mut HookRuntime>,
     ) -> Result<f64, RuleError> {
-        Ok(self.joint(rules, state, expr, frame)?.mean())
+        let (dist, samples) = self.joint(rules, state, expr, frame, hooks)?;
+        let mean = dist.mean();
+        // The sampled hooks' results stand for many outcomes each: the spread of the whole
+        // figure over `samples` draws bounds how far its mean can be off (by the law of total
+        // variance, never less than the part the samples add).
+        let margin = samples.map(|n| Z95 * dist.spread() / f64::from(n).sqrt());
+        Ok(self.note(mean, margin))
     }
 
-    /// The distribution of `target`, enumerating the action's rolls it depends on.
-    fn joint(&mut self, rules: &Ruleset, state: &GameState, target: &Expr, frame: &[Value]) -> Result<Dist, RuleError> {
+    /// The distribution of `target`, enumerating the action's rolls it depends on, and the
+    /// fewest samples behind any hook's distribution used (`None`: exact).
+    fn joint(
+        &mut self,
+        rules: &Ruleset,
+        state: &GameState,
+        target: &Expr,
+        frame: &[Value],
+        hooks: Option<&mut HookRuntime>,
+    ) -> Result<(Dist, Option<u32>), RuleError> {
         let rule = &rules.actions[self.action as usize];
         let first_roll = rule.roll_slot(0);
         let roll_count = rule.rolls.len();
@@ -456,9 +559,19 @@ impl OddsCx<'_> {
         bound.resize(rule.frame.max(1) as usize, Value::Nil);
         let mut pairs = Vec::new();
         let mut leaves = 0usize;
-        enumerate_rolls(rules, state, rule, &needed, 0, 1.0, &mut bound, target, &mut pairs, &mut leaves)?;
-        Ok(Dist::from_pairs(pairs))
+        let mut outcomes = Outcomes { rules, state, hooks, hook_dists: &mut self.cache.hooks, samples: None };
+        outcomes.enumerate_rolls(rule, &needed, 0, 1.0, &mut bound, target, &mut pairs, &mut leaves)?;
+        let samples = outcomes.samples;
+        Ok((Dist::from_pairs(pairs), samples))
     }
+}
+
+/// The two-sided 95% point of the normal distribution.
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// Half the 95% interval of a chance estimated from `samples` draws.
+fn margin_of_chance(p: f64, samples: u32) -> f64 {
+    Z95 * (p * (1.0 - p)).sqrt() / f64::from(samples).sqrt()
 }
 
 /// The value of a dice count that is a constant or a space counter of a parameter, read
@@ -489,140 +602,407 @@ fn plain_dice(
     Some((count, sides, *mode))
 }
 
-#[allow(clippy::too_many_arguments)]
-fn enumerate_rolls(
-    rules: &Ruleset,
-    state: &GameState,
-    rule: &crate::rules::ActionRule,
-    needed: &[bool],
-    index: usize,
-    weight: f64,
-    frame: &mut Vec<Value>,
-    target: &Expr,
-    out: &mut Vec<(i64, f64)>,
-    leaves: &mut usize,
-) -> Result<(), RuleError> {
-    if index == needed.len() {
-        let dist = dist_of(rules, state, target, frame)?;
-        *leaves += dist.values.len();
-        if *leaves > MAX_OUTCOMES {
-            return Err(RuleError::new("too many outcomes to compute the odds exactly"));
+// ----- the outcomes of Lua hooks -----
+
+/// The most runs of a hook the odds enumerate, one combination of its draws each; a hook with
+/// more combinations is sampled instead.
+pub const MAX_EXACT_HOOK_RUNS: u32 = 50_000;
+/// How many runs sample a hook whose draws have too many combinations to enumerate.
+pub const HOOK_SAMPLES: u32 = 50_000;
+/// Random runs that first estimate how many combinations a hook's draws have, so that a hook
+/// with millions is sampled at once rather than after enumerating [`MAX_EXACT_HOOK_RUNS`].
+const SIZE_PROBES: u32 = 64;
+/// Hook distributions remembered at most; past it the memory starts afresh.
+const MAX_REMEMBERED_HOOKS: usize = 4096;
+
+/// What a hook call is remembered by: the hook, its arguments, and for a hook that reads the
+/// game, the state's hash.
+type HookKey = (u16, Vec<u64>, Option<u64>);
+
+/// The distribution of one hook call's result over its draws.
+pub(crate) struct HookDist {
+    dist: Dist,
+    /// `Some(n)`: estimated from `n` seeded runs.
+    samples: Option<u32>,
+    /// The Lua instructions it took to work out, charged again when reused.
+    cost: u64,
+}
+
+/// Remembered hook distributions.
+#[derive(Default)]
+pub(crate) struct HookDists {
+    known: FastMap<HookKey, HookDist>,
+    /// Calls (hook, arguments) seen to read the game: remembered per state.
+    read_game: FastMap<(u16, Vec<u64>), ()>,
+}
+
+/// A value as bits for a memo key.
+fn value_bits(value: Value) -> u64 {
+    match value {
+        Value::Num(x) => x.to_bits(),
+        other => (other.as_int() as u64).rotate_left(8) ^ u64::from(value_kind(other)),
+    }
+}
+
+fn value_kind(value: Value) -> u8 {
+    match value {
+        Value::Nil => 0,
+        Value::Bool(_) => 1,
+        Value::Int(_) => 2,
+        Value::Num(_) => 3,
+        Value::Seat(_) => 4,
+        Value::Space(_) => 5,
+        Value::Piece(_) => 6,
+        Value::Id(_) => 7,
+        Value::Held(..) => 8,
+    }
+}
+
+/// Working out the distribution of one expression: the game it reads, the hooks it may call,
+/// and how exact the answer is.
+struct Outcomes<'a, 'h> {
+    rules: &'a Ruleset,
+    state: &'a GameState,
+    hooks: Option<&'h mut HookRuntime>,
+    hook_dists: &'a mut HookDists,
+    /// The fewest samples behind a hook distribution used so far; `None` while all are exact.
+    samples: Option<u32>,
+}
+
+impl Outcomes<'_, '_> {
+    #[allow(clippy::too_many_arguments)]
+    fn enumerate_rolls(
+        &mut self,
+        rule: &crate::rules::ActionRule,
+        needed: &[bool],
+        index: usize,
+        weight: f64,
+        frame: &mut Vec<Value>,
+        target: &Expr,
+        out: &mut Vec<(f64, f64)>,
+        leaves: &mut usize,
+    ) -> Result<(), RuleError> {
+        if index == needed.len() {
+            let dist = self.dist_of(target, frame)?;
+            *leaves += dist.values.len();
+            if *leaves > MAX_OUTCOMES {
+                return Err(RuleError::new("too many outcomes to compute the odds exactly"));
+            }
+            out.extend(dist.values.iter().zip(&dist.probs).map(|(v, p)| (*v, p * weight)));
+            return Ok(());
         }
-        out.extend(dist.values.iter().zip(&dist.probs).map(|(v, p)| (*v, p * weight)));
-        return Ok(());
+        if !needed[index] {
+            return self.enumerate_rolls(rule, needed, index + 1, weight, frame, target, out, leaves);
+        }
+        let slot = rule.roll_slot(index) as usize;
+        let dist = self.dist_of(&rule.rolls[index].1, frame)?;
+        for (value, p) in dist.values.iter().zip(&dist.probs) {
+            // A roll is a whole number.
+            frame[slot] = Value::Int(*value as i64);
+            self.enumerate_rolls(rule, needed, index + 1, weight * p, frame, target, out, leaves)?;
+        }
+        Ok(())
     }
-    if !needed[index] {
-        return enumerate_rolls(rules, state, rule, needed, index + 1, weight, frame, target, out, leaves);
+
+    /// The distribution of an expression whose randomness is its own dice terms and the hooks
+    /// it calls (every slot is bound). Each dice term is an independent roll.
+    fn dist_of(&mut self, expr: &Expr, frame: &[Value]) -> Result<Dist, RuleError> {
+        let (rules, state) = (self.rules, self.state);
+        if !expr.rolls_dice() && !expr.calls_hook() {
+            let mut scratch = Scratch::default();
+            let mut cx = ReadCx { rules, state, scratch: &mut scratch, odds: None, hooks: None };
+            let value = eval::eval(&mut cx, expr, frame)?;
+            return Ok(Dist::point(match value {
+                Value::Bool(b) => f64::from(u8::from(b)),
+                Value::Num(x) => x,
+                v => v.as_int() as f64,
+            }));
+        }
+        Ok(match expr {
+            Expr::Dice { count, sides, mode } => {
+                let counts = self.dist_of(count, frame)?;
+                let sides_d = self.dist_of(sides, frame)?;
+                if !sides_d.is_point() {
+                    return Err(RuleError::new("cannot compute odds for dice whose number of sides is random"));
+                }
+                let sides = sides_d.values[0] as i64;
+                if counts.is_point() {
+                    Dist::dice(counts.values[0] as i64, sides, *mode)?
+                } else {
+                    // A random number of dice: a mixture over the count.
+                    let mut pairs = Vec::new();
+                    for (n, p) in counts.values.iter().zip(&counts.probs) {
+                        let d = Dist::dice(*n as i64, sides, *mode)?;
+                        pairs.extend(d.values.iter().zip(&d.probs).map(|(v, q)| (*v, p * q)));
+                    }
+                    Dist::from_pairs(pairs)
+                }
+            }
+            Expr::Unary(UnaryOp::Neg, e) => {
+                let d = self.dist_of(e, frame)?;
+                Dist::from_pairs(d.values.iter().zip(&d.probs).map(|(v, p)| (-v, *p)).collect())
+            }
+            Expr::Unary(UnaryOp::Not, e) => {
+                let t = self.dist_of(e, frame)?.truth();
+                Dist::from_pairs(vec![(1.0, 1.0 - t), (0.0, t)])
+            }
+            Expr::Arith(op, float, a, b) => {
+                let (da, db) = (self.dist_of(a, frame)?, self.dist_of(b, frame)?);
+                // The evaluator's own arithmetic: whole numbers stay whole (division rounds
+                // down), decimals stay decimals.
+                let number = |x: f64| if *float { Value::Num(x) } else { Value::Int(x as i64) };
+                combine(&da, &db, |x, y| eval::arith(*op, *float, number(x), number(y)).ok().map(Value::as_num))?
+            }
+            Expr::Compare(op, a, b) => {
+                let (da, db) = (self.dist_of(a, frame)?, self.dist_of(b, frame)?);
+                combine(&da, &db, |x, y| Some(f64::from(u8::from(eval::compare(*op, Value::Num(x), Value::Num(y))))))?
+            }
+            Expr::And(a, b) => {
+                let (da, db) = (self.dist_of(a, frame)?, self.dist_of(b, frame)?);
+                combine(&da, &db, |x, y| Some(f64::from(u8::from(x != 0.0 && y != 0.0))))?
+            }
+            Expr::Or(a, b) => {
+                let (da, db) = (self.dist_of(a, frame)?, self.dist_of(b, frame)?);
+                combine(&da, &db, |x, y| Some(f64::from(u8::from(x != 0.0 || y != 0.0))))?
+            }
+            Expr::If(c, a, b) => {
+                let condition = self.dist_of(c, frame)?;
+                // A condition known now picks one branch: the other is never worked out (its
+                // hooks are not run, with arguments it would never be given).
+                if condition.is_point() {
+                    return self.dist_of(if condition.values[0] != 0.0 { a } else { b }, frame);
+                }
+                let t = condition.truth();
+                let (da, db) = (self.dist_of(a, frame)?, self.dist_of(b, frame)?);
+                let mut pairs: Vec<(f64, f64)> = da.values.iter().zip(&da.probs).map(|(v, p)| (*v, p * t)).collect();
+                pairs.extend(db.values.iter().zip(&db.probs).map(|(v, p)| (*v, p * (1.0 - t))));
+                Dist::from_pairs(pairs)
+            }
+            Expr::Call(Func::Min, args) | Expr::Call(Func::Max, args) => {
+                let is_min = matches!(expr, Expr::Call(Func::Min, _));
+                let mut acc = self.dist_of(&args[0], frame)?;
+                for arg in &args[1..] {
+                    let d = self.dist_of(arg, frame)?;
+                    acc = combine(&acc, &d, |x, y| Some(if is_min { x.min(y) } else { x.max(y) }))?;
+                }
+                acc
+            }
+            Expr::Call(Func::Abs, args) => {
+                let d = self.dist_of(&args[0], frame)?;
+                Dist::from_pairs(d.values.iter().zip(&d.probs).map(|(v, p)| (v.abs(), *p)).collect())
+            }
+            Expr::Call(Func::Hook(index), args) => self.hook_call(*index, args, frame)?,
+            Expr::Call(Func::Formula { index, .. }, args) => self.formula_call(*index, args, frame)?,
+            _ => return Err(RuleError::new("the odds of this expression cannot be computed exactly")),
+        })
     }
-    let slot = rule.roll_slot(index) as usize;
-    let dist = dist_of(rules, state, &rule.rolls[index].1, frame)?;
-    for (value, p) in dist.values.iter().zip(&dist.probs) {
-        frame[slot] = Value::Int(*value);
-        enumerate_rolls(rules, state, rule, needed, index + 1, weight * p, frame, target, out, leaves)?;
+
+    /// Every combination of the values of a call's arguments, with its probability: one when no
+    /// argument is random.
+    fn argument_combinations(
+        &mut self,
+        args: &[Expr],
+        frame: &[Value],
+        types: Option<&[(String, crate::rules::ir::Type)]>,
+    ) -> Result<Vec<(Vec<Value>, f64)>, RuleError> {
+        let mut combinations: Vec<(Vec<Value>, f64)> = vec![(Vec::with_capacity(args.len()), 1.0)];
+        for (i, arg) in args.iter().enumerate() {
+            let mut next = Vec::new();
+            if arg.rolls_dice() || arg.calls_hook() {
+                let dist = self.dist_of(arg, frame)?;
+                if combinations.len().saturating_mul(dist.values.len()) > MAX_OUTCOMES {
+                    return Err(RuleError::new("too many outcomes to compute the odds exactly"));
+                }
+                // A yes/no parameter takes the outcome as one.
+                let is_bool = types.and_then(|t| t.get(i)).is_some_and(|(_, ty)| *ty == crate::rules::ir::Type::Bool);
+                for (values, p) in &combinations {
+                    for (v, q) in dist.values.iter().zip(&dist.probs) {
+                        let mut values = values.clone();
+                        values.push(if is_bool {
+                            Value::Bool(*v != 0.0)
+                        } else if v.fract() == 0.0 {
+                            Value::Int(*v as i64)
+                        } else {
+                            Value::Num(*v)
+                        });
+                        next.push((values, p * q));
+                    }
+                }
+            } else {
+                // A seat, space or piece passes as itself, not as a number.
+                let mut scratch = Scratch::default();
+                let mut cx =
+                    ReadCx { rules: self.rules, state: self.state, scratch: &mut scratch, odds: None, hooks: None };
+                let value = eval::eval(&mut cx, arg, frame)?;
+                for (mut values, p) in combinations {
+                    values.push(value);
+                    next.push((values, p));
+                }
+            }
+            combinations = next;
+        }
+        Ok(combinations)
     }
-    Ok(())
+
+    /// The distribution of `hook(name, args…)`: over the arguments' own outcomes when they are
+    /// random, and over the hook's draws.
+    fn hook_call(&mut self, index: u16, args: &[Expr], frame: &[Value]) -> Result<Dist, RuleError> {
+        let mut pairs = Vec::new();
+        for (values, p) in self.argument_combinations(args, frame, None)? {
+            let dist = self.hook_dist(index, &values)?;
+            pairs.extend(dist.values.iter().zip(&dist.probs).map(|(v, q)| (*v, p * q)));
+        }
+        Ok(Dist::from_pairs(pairs))
+    }
+
+    /// The distribution of a named formula's value: its body, in a frame of its own, over the
+    /// arguments' outcomes and the hooks it calls.
+    fn formula_call(&mut self, index: u16, args: &[Expr], frame: &[Value]) -> Result<Dist, RuleError> {
+        let rules = self.rules;
+        let formula = &rules.formulas[index as usize];
+        let me = frame.first().copied().unwrap_or(Value::Nil);
+        let mut pairs = Vec::new();
+        for (values, p) in self.argument_combinations(args, frame, Some(&formula.params))? {
+            let mut own = vec![Value::Nil; (formula.frame as usize).max(values.len() + 1)];
+            own[0] = me;
+            own[1..=values.len()].copy_from_slice(&values);
+            let dist = self
+                .dist_of(&formula.body, &own)
+                .map_err(|error| error.context(rules, &format!("formulas.{}.value", formula.id)))?;
+            pairs.extend(dist.values.iter().zip(&dist.probs).map(|(v, q)| (*v, p * q)));
+        }
+        Ok(Dist::from_pairs(pairs))
+    }
+
+    /// The distribution of one hook call with known arguments, remembered.
+    fn hook_dist(&mut self, index: u16, args: &[Value]) -> Result<Dist, RuleError> {
+        let name = &self.rules.hook_names[index as usize];
+        let Some(hooks) = self.hooks.as_deref_mut() else {
+            return Err(RuleError::new(format!("hook `{name}` cannot be called while only reading the game")));
+        };
+        let bits: Vec<u64> = args.iter().map(|v| value_bits(*v)).collect();
+        let call = (index, bits);
+        let state_hash = self.hook_dists.read_game.contains_key(&call).then(|| self.state.hash());
+        let key: HookKey = (call.0, call.1.clone(), state_hash);
+        if let Some(known) = self.hook_dists.known.get(&key) {
+            hooks.charge_reused(known.cost)?;
+            if let Some(n) = known.samples {
+                self.samples = Some(self.samples.map_or(n, |m| m.min(n)));
+            }
+            return Ok(known.dist.clone());
+        }
+        let mut copy = self.state.clone();
+        let seed = {
+            let mut bytes = name.as_bytes().to_vec();
+            for b in &key.1 {
+                bytes.extend_from_slice(&b.to_le_bytes());
+            }
+            bytes.extend_from_slice(&state_hash.unwrap_or(0).to_le_bytes());
+            crate::game::state::fnv1a(&bytes)
+        };
+        let before = hooks.instructions_done();
+        let (dist, samples, read_game) = work_out_hook(hooks, index, name, args, &mut copy, seed)?;
+        let cost = hooks.instructions_done() - before;
+        if let Some(n) = samples {
+            self.samples = Some(self.samples.map_or(n, |m| m.min(n)));
+        }
+        if self.hook_dists.known.len() >= MAX_REMEMBERED_HOOKS {
+            self.hook_dists.known.clear();
+        }
+        if read_game && state_hash.is_none() {
+            // First seen reading the game: remembered per state from now on.
+            self.hook_dists.read_game.insert(call.clone(), ());
+            let key = (call.0, call.1, Some(self.state.hash()));
+            self.hook_dists.known.insert(key, HookDist { dist: dist.clone(), samples, cost });
+        } else {
+            self.hook_dists.known.insert(key, HookDist { dist: dist.clone(), samples, cost });
+        }
+        Ok(dist)
+    }
+}
+
+/// Runs a hook over every combination of its draws, or samples it when they are too many: its
+/// distribution, the number of samples when sampled, and whether it read the game.
+fn work_out_hook(
+    hooks: &mut HookRuntime,
+    index: u16,
+    name: &str,
+    args: &[Value],
+    state: &mut GameState,
+    seed: u64,
+) -> Result<(Dist, Option<u32>, bool), RuleError> {
+    let mut read_game = false;
+    let mut rng = GameRng::from_seed(seed);
+    let run_sampled = |hooks: &mut HookRuntime, state: &mut GameState, rng: &mut GameRng, read_game: &mut bool| {
+        let draws = Draws::Sampled { rng: rng.clone(), paths: 1.0 };
+        let (result, draws, read) = hooks.call_drawing(index, name, args, state, draws);
+        *read_game |= read;
+        let Draws::Sampled { rng: advanced, paths } = draws else { unreachable!("sampled draws stay sampled") };
+        *rng = advanced;
+        result.map(|value| (value.as_int(), paths))
+    };
+    // How many combinations there are, estimated from random runs: in the millions, sample at once.
+    let mut paths = 0.0;
+    for _ in 0..SIZE_PROBES {
+        paths += run_sampled(hooks, state, &mut rng, &mut read_game)?.1;
+    }
+    if paths / f64::from(SIZE_PROBES) <= f64::from(MAX_EXACT_HOOK_RUNS) * 2.0 {
+        let mut forced: Vec<u32> = Vec::new();
+        let mut sizes: Vec<u32> = Vec::new();
+        let mut pairs = Vec::new();
+        let mut runs = 0u32;
+        let exact = loop {
+            let draws =
+                Draws::Forced { forced: std::mem::take(&mut forced), sizes: std::mem::take(&mut sizes), next: 0 };
+            let (result, draws, read) = hooks.call_drawing(index, name, args, state, draws);
+            read_game |= read;
+            let value = result?;
+            let Draws::Forced { forced: f, sizes: s, next } = draws else { unreachable!("forced draws stay forced") };
+            (forced, sizes) = (f, s);
+            if next != sizes.len() {
+                return Err(RuleError::new(format!(
+                    "hook `{name}` drew {next} times where the same dice before made it draw {}: to work out its \
+                     odds, a hook must draw the same way whenever its arguments, the game and its dice so far are \
+                     the same",
+                    sizes.len()
+                )));
+            }
+            let weight: f64 = sizes.iter().map(|&n| 1.0 / f64::from(n)).product();
+            pairs.push((value.as_int() as f64, weight));
+            runs += 1;
+            // The next combination: the last draw that has outcomes left moves on; the draws
+            // after it are met afresh.
+            let Some(last) = (0..sizes.len()).rev().find(|&i| forced[i] + 1 < sizes[i]) else { break true };
+            if runs >= MAX_EXACT_HOOK_RUNS {
+                break false;
+            }
+            forced[last] += 1;
+            forced.truncate(last + 1);
+            sizes.truncate(last + 1);
+        };
+        if exact {
+            return Ok((Dist::from_pairs(pairs), None, read_game));
+        }
+    }
+    let mut counts: FastMap<i64, u32> = FastMap::default();
+    for _ in 0..HOOK_SAMPLES {
+        let (value, _) = run_sampled(hooks, state, &mut rng, &mut read_game)?;
+        *counts.entry(value).or_default() += 1;
+    }
+    let n = f64::from(HOOK_SAMPLES);
+    let pairs = counts.into_iter().map(|(v, c)| (v as f64, f64::from(c) / n)).collect();
+    Ok((Dist::from_pairs(pairs), Some(HOOK_SAMPLES), read_game))
 }
 
 /// The distribution of an expression whose only randomness is its own dice terms (every slot
-/// is bound). Each dice term is an independent roll.
+/// is bound; no hook is called). Each dice term is an independent roll.
 pub fn dist_of(rules: &Ruleset, state: &GameState, expr: &Expr, frame: &[Value]) -> Result<Dist, RuleError> {
-    if !expr.rolls_dice() {
-        let mut scratch = Scratch::default();
-        let mut cx = ReadCx { rules, state, scratch: &mut scratch, odds: None, hooks: None };
-        let value = eval::eval(&mut cx, expr, frame)?;
-        return Ok(Dist::point(match value {
-            Value::Bool(b) => i64::from(b),
-            v => v.as_int(),
-        }));
-    }
-    let both = |a: &Expr, b: &Expr| -> Result<(Dist, Dist), RuleError> {
-        Ok((dist_of(rules, state, a, frame)?, dist_of(rules, state, b, frame)?))
-    };
-    Ok(match expr {
-        Expr::Dice { count, sides, mode } => {
-            let counts = dist_of(rules, state, count, frame)?;
-            let sides_d = dist_of(rules, state, sides, frame)?;
-            if !sides_d.is_point() {
-                return Err(RuleError::new("cannot compute odds for dice whose number of sides is random"));
-            }
-            let sides = sides_d.values[0];
-            if counts.is_point() {
-                Dist::dice(counts.values[0], sides, *mode)?
-            } else {
-                // A random number of dice: a mixture over the count.
-                let mut pairs = Vec::new();
-                for (n, p) in counts.values.iter().zip(&counts.probs) {
-                    let d = Dist::dice(*n, sides, *mode)?;
-                    pairs.extend(d.values.iter().zip(&d.probs).map(|(v, q)| (*v, p * q)));
-                }
-                Dist::from_pairs(pairs)
-            }
-        }
-        Expr::Unary(UnaryOp::Neg, e) => {
-            let d = dist_of(rules, state, e, frame)?;
-            Dist::from_pairs(d.values.iter().zip(&d.probs).map(|(v, p)| (-v, *p)).collect())
-        }
-        Expr::Unary(UnaryOp::Not, e) => {
-            let d = dist_of(rules, state, e, frame)?;
-            let t = d.truth();
-            Dist::from_pairs(vec![(1, 1.0 - t), (0, t)])
-        }
-        Expr::Arith(op, _, a, b) => {
-            let (da, db) = both(a, b)?;
-            combine(&da, &db, |x, y| match op {
-                ArithOp::Add => Some(x.saturating_add(y)),
-                ArithOp::Sub => Some(x.saturating_sub(y)),
-                ArithOp::Mul => Some(x.saturating_mul(y)),
-                ArithOp::Div => x.checked_div_euclid(y),
-                ArithOp::Rem => x.checked_rem_euclid(y),
-            })?
-        }
-        Expr::Compare(op, a, b) => {
-            let (da, db) = both(a, b)?;
-            combine(&da, &db, |x, y| {
-                Some(i64::from(match op {
-                    CmpOp::Eq => x == y,
-                    CmpOp::Ne => x != y,
-                    CmpOp::Lt => x < y,
-                    CmpOp::Le => x <= y,
-                    CmpOp::Gt => x > y,
-                    CmpOp::Ge => x >= y,
-                }))
-            })?
-        }
-        Expr::And(a, b) => {
-            let (da, db) = both(a, b)?;
-            combine(&da, &db, |x, y| Some(i64::from(x != 0 && y != 0)))?
-        }
-        Expr::Or(a, b) => {
-            let (da, db) = both(a, b)?;
-            combine(&da, &db, |x, y| Some(i64::from(x != 0 || y != 0)))?
-        }
-        Expr::If(c, a, b) => {
-            let t = dist_of(rules, state, c, frame)?.truth();
-            let (da, db) = both(a, b)?;
-            let mut pairs: Vec<(i64, f64)> = da.values.iter().zip(&da.probs).map(|(v, p)| (*v, p * t)).collect();
-            pairs.extend(db.values.iter().zip(&db.probs).map(|(v, p)| (*v, p * (1.0 - t))));
-            Dist::from_pairs(pairs)
-        }
-        Expr::Call(Func::Min, args) | Expr::Call(Func::Max, args) => {
-            let is_min = matches!(expr, Expr::Call(Func::Min, _));
-            let mut acc = dist_of(rules, state, &args[0], frame)?;
-            for arg in &args[1..] {
-                let d = dist_of(rules, state, arg, frame)?;
-                acc = combine(&acc, &d, |x, y| Some(if is_min { x.min(y) } else { x.max(y) }))?;
-            }
-            acc
-        }
-        Expr::Call(Func::Abs, args) => {
-            let d = dist_of(rules, state, &args[0], frame)?;
-            Dist::from_pairs(d.values.iter().zip(&d.probs).map(|(v, p)| (v.saturating_abs(), *p)).collect())
-        }
-        _ => return Err(RuleError::new("the odds of this expression cannot be computed exactly")),
-    })
+    let mut hook_dists = HookDists::default();
+    let mut outcomes = Outcomes { rules, state, hooks: None, hook_dists: &mut hook_dists, samples: None };
+    outcomes.dist_of(expr, frame)
 }
 
-fn combine(a: &Dist, b: &Dist, f: impl Fn(i64, i64) -> Option<i64>) -> Result<Dist, RuleError> {
+fn combine(a: &Dist, b: &Dist, f: impl Fn(f64, f64) -> Option<f64>) -> Result<Dist, RuleError> {
     if a.values.len().saturating_mul(b.values.len()) > MAX_OUTCOMES {
         return Err(RuleError::new("too many outcomes to compute the odds exactly"));
     }
@@ -660,7 +1040,7 @@ mod tests {
     #[test]
     fn two_dice_sum_is_triangular() {
         let d = Dist::dice(2, 6, DiceMode::Sum).unwrap();
-        assert_eq!(d.values, (2..=12).collect::<Vec<_>>());
+        assert_eq!(d.values, (2..=12).map(f64::from).collect::<Vec<_>>());
         assert!(close(d.probs[5], 6.0 / 36.0));
         assert!(close(d.probs.iter().sum::<f64>(), 1.0));
         assert!(close(d.mean(), 7.0));
@@ -682,7 +1062,35 @@ mod tests {
         // P(1d6 > 1d6) = 15/36.
         let a = Dist::dice(1, 6, DiceMode::Sum).unwrap();
         let b = Dist::dice(1, 6, DiceMode::Sum).unwrap();
-        let gt = combine(&a, &b, |x, y| Some(i64::from(x > y))).unwrap();
+        let gt = combine(&a, &b, |x, y| Some(f64::from(u8::from(x > y)))).unwrap();
         assert!(close(gt.truth(), 15.0 / 36.0));
+    }
+
+    #[test]
+    fn decimals_keep_their_fractions_in_odds() {
+        // `0.5 * 1d6` is a decimal formula: its mean is 1.75, not the 1.0 that rounding each
+        // outcome down would give.
+        let die = Dist::dice(1, 6, DiceMode::Sum).unwrap();
+        let half = combine(&Dist::point(0.5), &die, |x, y| Some(x * y)).unwrap();
+        assert!(close(half.mean(), 1.75));
+        assert_eq!(half.values.len(), 6);
+    }
+
+    #[test]
+    fn the_documented_hook_limits_are_the_real_ones() {
+        let page = crate::rules::language::markdown();
+        let grouped = |n: u32| {
+            let digits = n.to_string();
+            let mut out = String::new();
+            for (i, c) in digits.chars().enumerate() {
+                if i > 0 && (digits.len() - i) % 3 == 0 {
+                    out.push(',');
+                }
+                out.push(c);
+            }
+            out
+        };
+        assert!(page.contains(&format!("up to {} runs", grouped(MAX_EXACT_HOOK_RUNS))), "runs");
+        assert!(page.contains(&format!("run {} times instead", grouped(HOOK_SAMPLES))), "samples");
     }
 }

@@ -97,6 +97,11 @@ pub struct TurnState {
     pub match_number: u32,
     /// The seat to move.
     pub seat: u8,
+    /// The seat that moved first (`[seats] first`): a round begins each time its place in the
+    /// order comes round again. Left out of saves when it is seat 1, as saves made before it
+    /// was kept always had.
+    #[serde(default, skip_serializing_if = "is_first_seat")]
+    pub first_seat: u8,
     /// The current phase index.
     pub phase: u16,
     /// How often each action (or action group: see `Ruleset::budget_slots`) was taken in the
@@ -105,6 +110,10 @@ pub struct TurnState {
     /// An action rolled but not finished: only its completions or cancelling are legal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending: Option<PendingAction>,
+}
+
+fn is_first_seat(seat: &u8) -> bool {
+    *seat == 0
 }
 
 /// How a game ended.
@@ -333,6 +342,7 @@ impl GameState {
                 round: 0,
                 match_number: 0,
                 seat: 0,
+                first_seat: 0,
                 phase: 0,
                 used: Vec::new(),
                 pending: None,

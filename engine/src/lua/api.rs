@@ -34,6 +34,20 @@ fn with<R>(lua: &Lua, f: impl FnOnce(&mut HookCell) -> LuaResult<R>) -> LuaResul
     if !cell.active {
         return err("the game API is only available while a hook runs");
     }
+    cell.read_game = true;
+    f(&mut cell)
+}
+
+/// [`with`] for what reads nothing of the game (drawing, logging): a hook that only draws gives
+/// the same odds in every state, which lets the odds remember them.
+fn without_reading<R>(lua: &Lua, f: impl FnOnce(&mut HookCell) -> LuaResult<R>) -> LuaResult<R> {
+    let mut cell = lua
+        .try_app_data_mut::<HookCell>()
+        .map_err(|_| mlua::Error::runtime("the game API cannot be used from here"))?
+        .ok_or_else(|| mlua::Error::runtime("no game"))?;
+    if !cell.active {
+        return err("the game API is only available while a hook runs");
+    }
     f(&mut cell)
 }
 
@@ -403,7 +417,7 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
         changes::move_piece(&mut c.state, &mut c.events, piece as u32, to);
         Ok(MultiValue::new())
     }));
-    api!("log", |_lua, a| with(_lua, |c| {
+    api!("log", |_lua, a| without_reading(_lua, |c| {
         // Log lines are kept outside Lua's memory limit: each byte counts as an instruction.
         let bytes: usize = a.iter().map(|v| if let LuaValue::String(s) = v { s.as_bytes().len() } else { 8 }).sum();
         charge(_lua, bytes as u64, "game.log")?;
@@ -434,18 +448,24 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
         c.events.push_with(|| Event::Log { text });
         Ok(MultiValue::new())
     }));
-    api!("roll", |lua, a| with(lua, |c| {
-        writable(c, "roll")?;
+    api!("roll", |lua, a| without_reading(lua, |c| {
         let count = int_arg(&arg(&a, 0), "roll")?;
         let sides = int_arg(&arg(&a, 1), "roll")?;
+        if c.draws.is_none() {
+            writable(c, "roll")?;
+        }
         if !(0..=1000).contains(&count) || !(1..=1000).contains(&sides) {
             return err(format!("roll: cannot roll {count}d{sides} (0 to 1000 dice of 1 to 1000 sides)"));
         }
         let mut faces = Vec::with_capacity(count as usize);
         for _ in 0..count {
-            let face = match c.state.forced_faces.pop_front() {
-                Some(f) => f,
-                None => c.state.rng.die(sides as u32),
+            let face = match c.draws.as_mut() {
+                // Working out odds: the draws are the odds' own, never the game's stream.
+                Some(draws) => 1 + draws.draw(sides as u32).map_err(|e| mlua::Error::runtime(format!("roll: {e}")))?,
+                None => match c.state.forced_faces.pop_front() {
+                    Some(f) => f,
+                    None => c.state.rng.die(sides as u32),
+                },
             };
             faces.push(face);
         }
@@ -455,10 +475,23 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
         let table = lua.create_sequence_from(faces)?;
         Ok(MultiValue::from_iter([LuaValue::Integer(value), LuaValue::Table(table)]))
     }));
-    api!("random", |lua, a| with(lua, |c| {
-        writable(c, "random")?;
+    api!("random", |lua, a| without_reading(lua, |c| {
         let low = int_arg(&arg(&a, 0), "random")?;
         let high = int_arg(&arg(&a, 1), "random")?;
+        if let Some(draws) = c.draws.as_mut() {
+            // Working out odds: one draw among the numbers from `low` to `high` (none when
+            // `high <= low`, as in play).
+            if high <= low {
+                return one(lua, low);
+            }
+            let span = high.checked_sub(low).and_then(|d| u32::try_from(d).ok()).and_then(|d| d.checked_add(1));
+            let Some(span) = span else {
+                return err(format!("random({low}, {high}): too many outcomes to work out odds over"));
+            };
+            let index = draws.draw(span).map_err(|e| mlua::Error::runtime(format!("random: {e}")))?;
+            return one(lua, low + i64::from(index));
+        }
+        writable(c, "random")?;
         // A scenario test's forced numbers come first (`g:force_random`), as forced dice do.
         match c.state.forced_random.front().copied() {
             Some(forced) if low <= forced && forced <= high => {

@@ -722,9 +722,17 @@ const SCENARIO_OBJECT: ApiTable = ApiTable {
             .params(&[p("action", "meeple.ActionRecord", "the action")])
             .returns(&[r("number?", "chance", "0 to 1, or nil when the action has no `success`")])
             .group(READ),
-        method("preview", "The figures the action's `preview` shows, by label.")
+        method(
+            "preview",
+            "The figures the action's `preview` shows, by label, and how far each may be off: 0 for a figure \
+             worked out over every outcome, else the half-width of its 95% interval (odds of a hook whose draws \
+             are too many to enumerate are sampled).",
+        )
             .params(&[p("action", "meeple.ActionRecord", "the action")])
-            .returns(&[r("table<string, number>", "figures", "each figure's value by its label")])
+            .returns(&[
+                r("table<string, number>", "figures", "each figure's value by its label"),
+                r("table<string, number>", "margins", "each figure's 95% margin by its label; 0 when exact"),
+            ])
             .group(READ),
         method("deck", "A deck's piles, as card ids, the top of each pile first.")
             .params(&[p("deck", "string", "the deck's id")])
@@ -1287,6 +1295,12 @@ fn limits_markdown(out: &mut String) {
             "\"the machine was too slow\": the whole command or game stops (`meeple sim`, `run`, `test` fail; the action is not counted as refused), since a replay elsewhere would not stop there",
         ),
         ("nesting of Lua calls", grouped(super::sandbox::MAX_CALL_DEPTH as u64), "a stack-overflow error at the line"),
+        (
+            "runs of a hook over every combination of its `game.roll`/`game.random` draws, to work out `expect` and `chance` exactly",
+            grouped(u64::from(crate::game::odds::MAX_EXACT_HOOK_RUNS)),
+            "beyond it the hook is sampled instead, and the figure shown as \"≈, 95% ±margin\"",
+        ),
+        ("runs that sample a hook with more combinations", grouped(u64::from(crate::game::odds::HOOK_SAMPLES)), "—"),
         (
             "instructions one scenario test's own Lua may run (`meeple test`; the games it plays run their hooks under the limits above)",
             grouped(crate::scenario::TEST_INSTRUCTION_LIMIT),

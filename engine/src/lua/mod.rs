@@ -35,6 +35,53 @@ pub(crate) struct HookCell {
     pub writable: bool,
     pub active: bool,
     pub rules: Arc<Ruleset>,
+    /// How a read-only hook draws while the engine works out odds; `None`: it cannot draw.
+    pub draws: Option<Draws>,
+    /// Whether the hook read anything of the game since the flag was last cleared: a hook that
+    /// reads nothing but its arguments and its draws gives the same odds in every state.
+    pub read_game: bool,
+}
+
+/// How `game.roll` and `game.random` draw in a read-only hook while the engine works out the
+/// odds of a figure (see `game::odds`). Elsewhere a read-only hook cannot draw at all.
+pub(crate) enum Draws {
+    /// Every outcome in turn: draw `i` of this run takes outcome `forced[i]` (counted from 0);
+    /// a draw beyond those met before takes outcome 0, and `sizes` records how many outcomes
+    /// each draw had, so the caller can move on to the next combination.
+    Forced { forced: Vec<u32>, sizes: Vec<u32>, next: usize },
+    /// Samples, from a stream of the odds' own (never the game's). `paths` multiplies the
+    /// numbers of outcomes of the draws made: over random runs, its mean is the number of
+    /// combinations an enumeration would run (Knuth's estimate of a tree's size).
+    Sampled { rng: crate::rng::GameRng, paths: f64 },
+}
+
+impl Draws {
+    /// One draw among `outcomes` equally likely outcomes, as an index from 0.
+    pub(crate) fn draw(&mut self, outcomes: u32) -> Result<u32, String> {
+        match self {
+            Draws::Sampled { rng, paths } => {
+                *paths *= f64::from(outcomes);
+                Ok(rng.below(outcomes))
+            }
+            Draws::Forced { forced, sizes, next } => {
+                let i = *next;
+                *next += 1;
+                match sizes.get(i) {
+                    Some(&size) if size == outcomes => Ok(forced[i]),
+                    Some(&size) => Err(format!(
+                        "drew from {outcomes} outcomes where the same dice before gave {size}: to work out its odds, \
+                         a hook must draw the same way whenever its arguments, the game and the dice it drew so far \
+                         are the same"
+                    )),
+                    None => {
+                        sizes.push(outcomes);
+                        forced.push(0);
+                        Ok(0)
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// A problem loading a hook file: the file, the line when known, and the message.
@@ -84,6 +131,8 @@ impl HookRuntime {
             writable: false,
             active: false,
             rules: rules.clone(),
+            draws: None,
+            read_game: false,
         });
         let mut errors = Vec::new();
         // Loading every hook file is one piece of work: the files share one budget, so a mod of
@@ -239,6 +288,46 @@ impl HookRuntime {
                 )))
             }
         }
+    }
+
+    /// Calls hook `index` read-only with its draws made by `draws` (see [`Draws`]): one run of
+    /// the odds' enumeration or sampling. Returns the result, the draws as the run left them, and
+    /// whether the hook read anything of the game.
+    pub(crate) fn call_drawing(
+        &mut self,
+        index: u16,
+        name: &str,
+        args: &[Value],
+        state: &mut GameState,
+        draws: Draws,
+    ) -> (Result<Value, RuleError>, Draws, bool) {
+        if let Some(mut cell) = self.lua.app_data_mut::<HookCell>() {
+            cell.draws = Some(draws);
+            cell.read_game = false;
+        }
+        let result = self.call_function(index, name, args, state, &mut Events::discard(), false);
+        let (draws, read_game) = match self.lua.app_data_mut::<HookCell>() {
+            Some(mut cell) => (cell.draws.take(), cell.read_game),
+            None => (None, true),
+        };
+        let draws = draws.unwrap_or(Draws::Forced { forced: Vec::new(), sizes: Vec::new(), next: 0 });
+        (result, draws, read_game)
+    }
+
+    /// Charges `instructions` to the current piece of work as if hooks had run them: what a
+    /// result the odds remember cost to work out is charged again when it is reused, so what a
+    /// piece of work may still run never depends on what was worked out before it.
+    pub(crate) fn charge_reused(&mut self, instructions: u64) -> Result<(), RuleError> {
+        if instructions > self.work_left {
+            self.work_left = 0;
+            return Err(RuleError::new(format!(
+                "hooks ran more than {} Lua instructions in one piece of work (working out odds)",
+                sandbox::WORK_INSTRUCTION_LIMIT
+            )));
+        }
+        self.work_left -= instructions;
+        self.instructions_done = self.instructions_done.saturating_add(instructions);
+        Ok(())
     }
 
     /// Calls every handler registered for an event, in registration order, with the seat

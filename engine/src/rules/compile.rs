@@ -7,12 +7,13 @@ use std::collections::BTreeSet;
 use indexmap::IndexMap;
 
 use super::ir::{
-    Aggregate, AggregateOp, ArithOp, AssignMode, Block, CmpOp, DiceMode, Expr, Func, IdKind, ItemField, Leaf, LoopKind,
-    Place, Proc, Read, Stmt, TagOf, Type, Value,
+    Aggregate, AggregateOp, ArithOp, AssignMode, Block, CmpOp, DiceMode, Expr, Extent, Func, IdKind, ItemField, Leaf,
+    LoopKind, Place, Proc, Read, Stmt, TagOf, Type, Value, block_extent,
 };
 use super::{
-    ActionRule, CounterInfo, DeckInfo, EndRule, Formula, HookRef, HookSource, ItemInfo, ParamRule, ParamSource,
-    PhaseRule, PieceKindInfo, Program, Ruleset, TerrainInfo, TriggerRule, language,
+    ActionRule, CounterInfo, DeckInfo, EndRule, Formula, HookRef, HookSource, HookUse, ItemInfo, NamedEffect,
+    NamedFormula, ParamRule, ParamSource, PhaseRule, PieceKindInfo, Program, Ruleset, TerrainInfo, TriggerRule,
+    language,
 };
 use crate::defs::{self, CounterDecl, Manifest, ModData, ParamKind};
 use crate::diag::did_you_mean;
@@ -32,6 +33,23 @@ pub struct Problem {
 /// Most frame slots a compiled program may use.
 const MAX_SLOTS: usize = 250;
 
+/// Most parameters of a named formula or effect.
+pub const MAX_NAMED_PARAMS: usize = 8;
+
+/// The most parts (names, numbers, operators, calls, statements) an expression, an effect list
+/// or a named formula or effect may have with every named formula and effect it uses written out
+/// in place (see [`Extent`]): far more than one expression of 4,096 bytes can hold, so only
+/// formulas used many times over inside each other reach it.
+pub const MAX_WRITTEN_OUT_SIZE: u64 = 20_000;
+
+/// How deep the same may nest, written out in place: one expression of 4,096 bytes nests at most
+/// about 2,048 deep (`1+1+…`), and named formulas may add as much again.
+pub const MAX_WRITTEN_OUT_DEPTH: u64 = 4_096;
+
+/// How many named formulas and effects may be used inside one another (`a` uses `b`, which uses
+/// `c`, …): each is compiled at its first use, inside the one using it.
+pub const MAX_NAMED_NESTING: usize = 32;
+
 /// Compiles a mod. Every problem is reported; the ruleset is returned only when there are none.
 pub fn compile(manifest: Manifest, data: ModData, hooks: Vec<HookSource>) -> Result<Ruleset, Vec<Problem>> {
     compile_partial(manifest, data, hooks, &BTreeSet::new())
@@ -49,11 +67,15 @@ pub fn compile_partial(
     let mut c = Compiler {
         broken,
         names: &names,
+        data: &data,
         problems: Vec::new(),
         path: Vec::new(),
         hook_names: IndexMap::new(),
         strings: IndexMap::new(),
         hook_refs: Vec::new(),
+        formulas: data.formulas.keys().map(|_| Definition::Waiting).collect(),
+        effects: data.effects.keys().map(|_| Definition::Waiting).collect(),
+        compiling: Vec::new(),
     };
     let mut ruleset = c.ruleset(manifest, &data, hooks);
     if c.problems.is_empty() {
@@ -92,6 +114,9 @@ struct Names {
     /// The kind of a board without cells (`rings`, `graph`), where `line_of_sight` cannot be
     /// drawn; `None` for grids and territory maps.
     board_without_cells: Option<&'static str>,
+    /// The named formulas and effect blocks (`[formulas]`, `[effects]`).
+    formulas: Vec<String>,
+    effects: Vec<String>,
 }
 
 impl Names {
@@ -136,6 +161,8 @@ impl Names {
                 crate::board::BoardSpec::Graph(_) => Some("graph"),
                 _ => None,
             },
+            formulas: data.formulas.keys().cloned().collect(),
+            effects: data.effects.keys().cloned().collect(),
         }
     }
 }
@@ -179,6 +206,9 @@ struct Allow {
     /// Why Lua hooks are out of reach here, when they are: the legal actions, the end of the
     /// game and the odds are worked out without running Lua.
     no_hooks: Option<&'static str>,
+    /// Why dice, random draws, `chance` and `expect` are refused, when the reason is not the
+    /// place but what is written: a named formula's value ([`NO_DICE_IN_FORMULAS`]).
+    no_dice_because: Option<&'static str>,
 }
 
 /// Where a hook cannot be called, and why: the reason `hook` is refused with.
@@ -188,6 +218,10 @@ const NO_HOOKS_IN_SUCCESS: &str = "an action's `success` is worked out exactly o
      without running Lua; decide in `on_roll` with a hook and keep the verdict in a variable the condition reads";
 const NO_HOOKS_IN_END: &str = "the `end` conditions are checked after every change without running Lua; set a \
      variable from `[vars]` in an effect or trigger and test that";
+/// Why a named formula cannot roll dice, draw at random or use odds.
+const NO_DICE_IN_FORMULAS: &str = "a formula gives one value wherever it is used (in `where`, previews and scores \
+     too), so it cannot roll dice, draw at random or use `chance` or `expect`; roll in the action's `rolls` and pass \
+     the roll in (`expect(damage(weapon, hits, 1))` in a preview)";
 
 #[derive(Clone)]
 struct SlotInfo {
@@ -200,6 +234,16 @@ struct SlotInfo {
     random: bool,
 }
 
+/// Where a named formula or effect stands in its compilation, which happens at its first use
+/// (or, unused, after the others), so the order they are written in does not matter.
+enum Definition<T> {
+    Waiting,
+    /// Being compiled: meeting it again is a cycle.
+    Compiling,
+    /// Compiled; `None` when it has problems, reported where they are.
+    Done(Option<T>),
+}
+
 /// The names visible while compiling one program, and its frame layout.
 #[derive(Clone)]
 struct Scope {
@@ -209,11 +253,15 @@ struct Scope {
     allow: Allow,
     in_expect: bool,
     fallible: bool,
+    /// The first Lua hook called, directly or through a named formula or effect: what a named
+    /// formula or effect records of itself, so its callers can be refused where hooks cannot run.
+    hook: Option<HookUse>,
 }
 
 impl Scope {
     fn new(allow: Allow) -> Self {
-        let mut scope = Self { slots: Vec::new(), visible: 0, frame: 0, allow, in_expect: false, fallible: false };
+        let mut scope =
+            Self { slots: Vec::new(), visible: 0, frame: 0, allow, in_expect: false, fallible: false, hook: None };
         scope.push("me", Type::Seat, true);
         scope
     }
@@ -234,11 +282,17 @@ impl Scope {
 struct Compiler<'a> {
     broken: &'a BTreeSet<String>,
     names: &'a Names,
+    data: &'a ModData,
     problems: Vec<Problem>,
     path: Vec<PathSeg>,
     hook_names: IndexMap<String, ()>,
     strings: IndexMap<String, ()>,
     hook_refs: Vec<HookRef>,
+    /// The named formulas and effects, by index, compiled on first use.
+    formulas: Vec<Definition<NamedFormula>>,
+    effects: Vec<Definition<NamedEffect>>,
+    /// The names of the formulas and effects being compiled, outermost first, to name a cycle.
+    compiling: Vec<String>,
 }
 
 type Typed = (Expr, Type);
@@ -313,6 +367,7 @@ impl Compiler<'_> {
         let card_ids: Vec<String> = data.cards.keys().cloned().collect();
         let decks = self.key("decks", |c| c.decks(data, &card_ids));
         self.key("board", |c| c.board_terrain(data));
+        self.compile_definitions();
         let actions = self.key("actions", |c| {
             data.actions.iter().map(|(id, def)| c.key(id, |c| c.action(id, def))).collect::<Vec<_>>()
         });
@@ -368,6 +423,7 @@ impl Compiler<'_> {
         });
         let end = self.key("end", |c| c.end(&data.end));
         let ai_standing = self.key("ai", |c| c.seat_formula("standing", &data.ai.standing, Type::Num));
+        let (formulas, effects) = self.finished_definitions();
         Ruleset {
             manifest,
             data: data.clone(),
@@ -399,6 +455,8 @@ impl Compiler<'_> {
             match_end,
             triggers,
             end,
+            formulas,
+            effects,
             hook_names: Vec::new(),
             hook_refs: Vec::new(),
             strings: Vec::new(),
@@ -729,7 +787,7 @@ impl Compiler<'_> {
                 })
             }
         });
-        let on_roll = self.key("on_roll", |c| c.block(&def.on_roll, &mut scope));
+        let on_roll = self.key("on_roll", |c| c.effect_list(&def.on_roll, &mut scope));
         scope.allow.dice = false;
         // The choices after the roll are listed like parameters, without running Lua.
         scope.allow.no_hooks = Some(NO_HOOKS_IN_LISTING);
@@ -753,9 +811,9 @@ impl Compiler<'_> {
         }
         scope.allow.dice = true;
         scope.allow.no_hooks = None;
-        let on_success = self.key("on_success", |c| c.block(&def.on_success, &mut scope));
-        let on_failure = self.key("on_failure", |c| c.block(&def.on_failure, &mut scope));
-        let effect = self.key("effect", |c| c.block(&def.effect, &mut scope));
+        let on_success = self.key("on_success", |c| c.effect_list(&def.on_success, &mut scope));
+        let on_failure = self.key("on_failure", |c| c.effect_list(&def.on_failure, &mut scope));
+        let effect = self.key("effect", |c| c.effect_list(&def.effect, &mut scope));
         let fallible = scope.fallible;
         let frame = scope.frame;
 
@@ -1073,6 +1131,394 @@ impl Compiler<'_> {
         }
     }
 
+    // ----- named formulas and effects -----
+
+    /// Compiles every named formula and effect not compiled yet: the ones used are compiled at
+    /// their first use, and this reports the mistakes of those nothing uses too.
+    fn compile_definitions(&mut self) {
+        for index in 0..self.formulas.len() {
+            self.formula(index, Span::default());
+        }
+        for index in 0..self.effects.len() {
+            self.effect(index, Span::default());
+        }
+    }
+
+    /// The compiled formulas and effects, for the ruleset. One with problems leaves a
+    /// placeholder: the ruleset is not returned then.
+    fn finished_definitions(&mut self) -> (Vec<NamedFormula>, Vec<NamedEffect>) {
+        let formulas = std::mem::take(&mut self.formulas)
+            .into_iter()
+            .zip(&self.names.formulas)
+            .map(|(definition, id)| match definition {
+                Definition::Done(Some(formula)) => formula,
+                _ => NamedFormula {
+                    id: id.clone(),
+                    params: Vec::new(),
+                    ty: Type::Nil,
+                    body: Expr::Const(Value::Nil),
+                    frame: 1,
+                    fallible: false,
+                    hook: None,
+                    extent: Extent::default(),
+                },
+            })
+            .collect();
+        let effects = std::mem::take(&mut self.effects)
+            .into_iter()
+            .zip(&self.names.effects)
+            .map(|(definition, id)| match definition {
+                Definition::Done(Some(effect)) => effect,
+                _ => NamedEffect {
+                    id: id.clone(),
+                    params: Vec::new(),
+                    body: Block::new(),
+                    frame: 1,
+                    fallible: false,
+                    hook: None,
+                    extent: Extent::default(),
+                },
+            })
+            .collect();
+        (formulas, effects)
+    }
+
+    /// The named formula `index`, compiled now unless it was before; `None` when it has
+    /// problems (reported where it is written). Met again while it is being compiled, it uses
+    /// itself: that cycle is reported at `span`, the call.
+    fn formula(&mut self, index: usize, span: Span) -> Option<&NamedFormula> {
+        match self.formulas[index] {
+            Definition::Waiting => {
+                let id = self.names.formulas[index].clone();
+                if self.compiling.len() >= MAX_NAMED_NESTING {
+                    self.too_deep(&id, span);
+                    return None;
+                }
+                self.formulas[index] = Definition::Compiling;
+                let compiled = self.definition("formulas", &id, |c| c.formula_definition(index));
+                self.formulas[index] = Definition::Done(compiled);
+            }
+            Definition::Compiling => {
+                let id = self.names.formulas[index].clone();
+                self.cycle(&id, span, "a formula cannot use itself, directly or through other formulas");
+                return None;
+            }
+            Definition::Done(_) => {}
+        }
+        match &self.formulas[index] {
+            Definition::Done(Some(formula)) => Some(formula),
+            _ => None,
+        }
+    }
+
+    /// The named effect `index`, compiled now unless it was before (see [`Self::formula`]).
+    fn effect(&mut self, index: usize, span: Span) -> Option<&NamedEffect> {
+        match self.effects[index] {
+            Definition::Waiting => {
+                let id = self.names.effects[index].clone();
+                if self.compiling.len() >= MAX_NAMED_NESTING {
+                    self.too_deep(&id, span);
+                    return None;
+                }
+                self.effects[index] = Definition::Compiling;
+                let compiled = self.definition("effects", &id, |c| c.effect_definition(index));
+                self.effects[index] = Definition::Done(compiled);
+            }
+            Definition::Compiling => {
+                let id = self.names.effects[index].clone();
+                self.cycle(&id, span, "an effect block cannot run itself, directly or through other effect blocks");
+                return None;
+            }
+            Definition::Done(_) => {}
+        }
+        match &self.effects[index] {
+            Definition::Done(Some(effect)) => Some(effect),
+            _ => None,
+        }
+    }
+
+    /// Runs `compile` at the path of a definition (`[collection.id]`), wherever the compiler was:
+    /// a definition is compiled at its first use, and its problems belong where it is written.
+    fn definition<T>(&mut self, collection: &str, id: &str, compile: impl FnOnce(&mut Self) -> T) -> T {
+        let path = vec![PathSeg::Key(collection.to_string()), PathSeg::Key(id.to_string())];
+        let saved = std::mem::replace(&mut self.path, path);
+        self.compiling.push(id.to_string());
+        let result = compile(self);
+        self.compiling.pop();
+        self.path = saved;
+        result
+    }
+
+    /// Reports a use of `id` past [`MAX_NAMED_NESTING`] formulas and effects inside one another.
+    fn too_deep(&mut self, id: &str, span: Span) {
+        let (first, last) = (self.compiling.first().cloned().unwrap_or_default(), self.compiling.last().cloned());
+        let message = format!(
+            "formulas and effects may be used inside one another at most {MAX_NAMED_NESTING} deep: `{first}` → … → \
+             `{}` → `{id}` is deeper",
+            last.unwrap_or_default()
+        );
+        self.problem(Some(span), message, None);
+    }
+
+    /// Reports a use of `id` inside its own definition, directly or through others, naming the
+    /// chain.
+    fn cycle(&mut self, id: &str, span: Span, rule: &str) {
+        let start = self.compiling.iter().rposition(|name| name == id).unwrap_or(0);
+        let chain: Vec<String> =
+            self.compiling[start..].iter().map(String::as_str).chain([id]).map(|name| format!("`{name}`")).collect();
+        self.problem(Some(span), format!("`{id}` uses itself: {}; {rule}", chain.join(" → ")), None);
+    }
+
+    /// Checks the name of a named formula or effect (`what`): not one of the language's own
+    /// functions and statements, which are called the same way.
+    fn definition_name(&mut self, id: &str, what: &str) {
+        if language::callable_names().any(|builtin| builtin == id) {
+            let message =
+                format!("`{id}` is a function or statement of the rules language already; name the {what} otherwise");
+            self.problem(None, message, None);
+        } else {
+            check_name(self, id);
+        }
+    }
+
+    fn formula_definition(&mut self, index: usize) -> Option<NamedFormula> {
+        let data = self.data;
+        let (id, def) = data.formulas.get_index(index)?;
+        self.definition_name(id, "formula");
+        let params = self.named_params(&def.params)?;
+        let mut scope = Scope::new(Allow { no_dice_because: Some(NO_DICE_IN_FORMULAS), ..Allow::default() });
+        for (name, ty) in &params {
+            scope.push(name, *ty, false);
+        }
+        let (body, ty) = self.key("value", |c| c.typed(&def.value, &mut scope, None))?;
+        let extent = body.extent(&|i| self.formula_extent(i));
+        Some(NamedFormula {
+            id: id.clone(),
+            params,
+            ty,
+            body,
+            frame: scope.frame as u16,
+            fallible: scope.fallible,
+            hook: scope.hook,
+            extent,
+        })
+    }
+
+    fn effect_definition(&mut self, index: usize) -> Option<NamedEffect> {
+        let data = self.data;
+        let (id, def) = data.effects.get_index(index)?;
+        self.definition_name(id, "effect block");
+        if self.names.formulas.contains(id) {
+            self.problem(None, format!("`{id}` names a formula too; give the effect block a name of its own"), None);
+        }
+        let params = self.named_params(&def.params)?;
+        let mut scope = Scope::new(Allow { dice: true, ..Allow::default() });
+        for (name, ty) in &params {
+            // An argument may be `none`: a change through a parameter can fail.
+            scope.push(name, *ty, false);
+        }
+        let body = self.key("do", |c| c.effect_list(&def.body, &mut scope));
+        let extent = block_extent(&body, &|i| self.formula_extent(i), &|i| self.effect_extent(i));
+        Some(NamedEffect {
+            id: id.clone(),
+            params,
+            body,
+            frame: scope.frame as u16,
+            fallible: scope.fallible,
+            hook: scope.hook,
+            extent,
+        })
+    }
+
+    /// The parameters of a named formula or effect, each `"name: type"`; `None` when one of
+    /// them is wrong (then its body is not compiled: every use of the parameter would be wrong
+    /// too).
+    fn named_params(&mut self, texts: &[String]) -> Option<Vec<(String, Type)>> {
+        self.key("params", |c| {
+            if texts.len() > MAX_NAMED_PARAMS {
+                c.problem(None, format!("at most {MAX_NAMED_PARAMS} parameters, not {}", texts.len()), None);
+                return None;
+            }
+            let mut params: Vec<(String, Type)> = Vec::new();
+            let mut whole = true;
+            for (i, text) in texts.iter().enumerate() {
+                match c.index(i, |c| c.named_param(text)) {
+                    Some((name, _)) if params.iter().any(|(earlier, _)| *earlier == name) => {
+                        c.index(i, |c| c.problem(None, format!("two parameters are named `{name}`"), None));
+                        whole = false;
+                    }
+                    Some(param) => params.push(param),
+                    None => whole = false,
+                }
+            }
+            whole.then_some(params)
+        })
+    }
+
+    /// One parameter, `"name: type"`, with a type word of the language ([`Type::WORDS`]).
+    fn named_param(&mut self, text: &str) -> Option<(String, Type)> {
+        let Some((name_part, type_part)) = text.split_once(':') else {
+            self.problem(
+                Some(Span::new(0, text.len())),
+                "a parameter is written `name: type`, e.g. `hits: whole number`",
+                None,
+            );
+            return None;
+        };
+        let name = name_part.trim();
+        let name_start = name_part.len() - name_part.trim_start().len();
+        let name_span = Span::new(name_start, name_start + name.len());
+        if name.is_empty() {
+            self.problem(Some(Span::new(0, name_part.len() + 1)), "the parameter needs a name before `:`", None);
+            return None;
+        }
+        if !is_identifier(name) {
+            let message =
+                format!("`{name}` is not a valid name: use letters, digits and underscores, starting with a letter");
+            self.problem(Some(name_span), message, None);
+            return None;
+        }
+        if is_reserved(name) {
+            self.problem(Some(name_span), format!("`{name}` is a reserved word of the rules language"), None);
+            return None;
+        }
+        let word = type_part.trim();
+        let word_start = name_part.len() + 1 + (type_part.len() - type_part.trim_start().len());
+        let word_span = Span::new(word_start, word_start + word.len());
+        match Type::from_word(word) {
+            Some(ty) => Some((name.to_string(), ty)),
+            None => {
+                let known: Vec<String> = Type::WORDS.iter().map(|(word, _)| word.to_string()).collect();
+                self.unknown(Some(word_span), "type", word, &known);
+                None
+            }
+        }
+    }
+
+    fn formula_extent(&self, index: u16) -> Extent {
+        match self.formulas.get(index as usize) {
+            Some(Definition::Done(Some(formula))) => formula.extent,
+            _ => Extent::default(),
+        }
+    }
+
+    fn effect_extent(&self, index: u16) -> Extent {
+        match self.effects.get(index as usize) {
+            Some(Definition::Done(Some(effect))) => effect.extent,
+            _ => Extent::default(),
+        }
+    }
+
+    /// Whether an expression or effect list, written out with the named formulas and effects it
+    /// uses, stays within [`MAX_WRITTEN_OUT_SIZE`] and [`MAX_WRITTEN_OUT_DEPTH`]; reported at
+    /// `span` when it does not.
+    fn within_limits(&mut self, extent: Extent, span: Option<Span>) -> bool {
+        let written_out = "with the named formulas and effects it uses written out in place";
+        if extent.size > MAX_WRITTEN_OUT_SIZE {
+            let message = format!(
+                "{written_out}, this is {} parts long, more than {MAX_WRITTEN_OUT_SIZE}: a formula or effect used \
+                 several times inside others that are used several times multiplies; use them fewer times, or do \
+                 the work in a Lua hook",
+                extent.size
+            );
+            self.problem(span, message, None);
+            return false;
+        }
+        if extent.depth > MAX_WRITTEN_OUT_DEPTH {
+            let message = format!(
+                "{written_out}, this nests {} deep, more than {MAX_WRITTEN_OUT_DEPTH}: split a long chain of \
+                 operations, or do the work in a Lua hook",
+                extent.depth
+            );
+            self.problem(span, message, None);
+            return false;
+        }
+        true
+    }
+
+    /// A call of the named formula `index`: its arguments checked against its parameters, and
+    /// refused where it cannot run (it calls a hook where Lua does not run).
+    fn formula_call(
+        &mut self,
+        index: usize,
+        name: &str,
+        name_span: Span,
+        args: &[Ast],
+        scope: &mut Scope,
+    ) -> Option<Typed> {
+        let formula = self.formula(index, name_span)?;
+        let (params, ty, fallible, hook) = (formula.params.clone(), formula.ty, formula.fallible, formula.hook.clone());
+        let compiled = self.named_args(name, name_span, &params, hook.as_ref(), args, scope)?;
+        scope.fallible |= fallible;
+        let calls_hook = hook.is_some();
+        note_hook(scope, name, hook);
+        Some((Expr::Call(Func::Formula { index: index as u16, calls_hook }, compiled), ty))
+    }
+
+    /// A statement running the named effect `index` (see [`Self::formula_call`]).
+    fn effect_call(
+        &mut self,
+        index: usize,
+        name: &str,
+        name_span: Span,
+        args: &[Ast],
+        scope: &mut Scope,
+    ) -> Option<Stmt> {
+        let effect = self.effect(index, name_span)?;
+        let (params, fallible, hook) = (effect.params.clone(), effect.fallible, effect.hook.clone());
+        if !scope.allow.dice {
+            self.problem(Some(name_span), format!("`{name}` changes the game and cannot be used here"), None);
+            return None;
+        }
+        let compiled = self.named_args(name, name_span, &params, hook.as_ref(), args, scope)?;
+        scope.fallible |= fallible;
+        note_hook(scope, name, hook);
+        Some(Stmt::Proc(Proc::Effect(index as u16), compiled))
+    }
+
+    /// The arguments of a call of a named formula or effect, each checked against its
+    /// parameter; the call is refused where the hook it calls cannot run.
+    fn named_args(
+        &mut self,
+        name: &str,
+        name_span: Span,
+        params: &[(String, Type)],
+        hook: Option<&HookUse>,
+        args: &[Ast],
+        scope: &mut Scope,
+    ) -> Option<Vec<Expr>> {
+        if args.len() != params.len() {
+            let listed: Vec<String> = params.iter().map(|(param, ty)| format!("{param}: {}", ty.word())).collect();
+            let message = format!(
+                "`{name}` takes {} argument{} ({}), not {}",
+                params.len(),
+                plural(params.len()),
+                listed.join(", "),
+                args.len()
+            );
+            self.problem(Some(name_span), message, None);
+            return None;
+        }
+        if let (Some(hook), Some(reason)) = (hook, scope.allow.no_hooks) {
+            let through = match hook.through.as_slice() {
+                [] => String::new(),
+                names => {
+                    format!(" through {}", names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(" and "))
+                }
+            };
+            let message =
+                format!("`{name}` calls the hook `{}`{through}, and hooks cannot be called here: {reason}", hook.hook);
+            self.problem(Some(name_span), message, None);
+            return None;
+        }
+        let mut compiled = Vec::with_capacity(args.len());
+        for (arg, (param, ty)) in args.iter().zip(params) {
+            let role = format!("`{param}` of `{name}`");
+            compiled.push(self.expect_type_for(arg, scope, *ty, Some(&role))?.0);
+        }
+        Some(compiled)
+    }
+
     // ----- programs and statements -----
 
     fn program(&mut self, stmts: &[defs::Stmt]) -> Program {
@@ -1080,8 +1526,20 @@ impl Compiler<'_> {
     }
 
     fn program_in(&mut self, stmts: &[defs::Stmt], mut scope: Scope) -> Program {
-        let block = self.block(stmts, &mut scope);
+        let block = self.effect_list(stmts, &mut scope);
         Program { block, frame: scope.frame as u16, fallible: scope.fallible }
+    }
+
+    /// An effect list as a whole (an action's effects, a program, an effect block's `do`): its
+    /// statements, and its size written out checked.
+    fn effect_list(&mut self, stmts: &[defs::Stmt], scope: &mut Scope) -> Block {
+        let before = self.problems.len();
+        let block = self.block(stmts, scope);
+        if self.problems.len() == before {
+            let extent = block_extent(&block, &|i| self.formula_extent(i), &|i| self.effect_extent(i));
+            self.within_limits(extent, None);
+        }
+        block
     }
 
     fn block(&mut self, stmts: &[defs::Stmt], scope: &mut Scope) -> Block {
@@ -1178,6 +1636,9 @@ impl Compiler<'_> {
                 let AstKind::Call(name, name_span, args) = &ast.kind else { return None };
                 if let Some(proc) = self.procedure(name, *name_span, args, scope) {
                     return proc;
+                }
+                if let Some(index) = index_of(&self.names.effects, name) {
+                    return self.effect_call(index as usize, name, *name_span, args, scope);
                 }
                 let (expr, _) = self.expr(&ast, scope)?;
                 Some(Stmt::Eval(expr))
@@ -1377,13 +1838,21 @@ impl Compiler<'_> {
                 return None;
             }
         };
-        match want {
+        let (expr, ty) = match want {
             Some(ty) => self.expect_type(&ast, scope, ty),
             None => self.expr(&ast, scope),
-        }
+        }?;
+        let extent = expr.extent(&|i| self.formula_extent(i));
+        self.within_limits(extent, Some(ast.span)).then_some((expr, ty))
     }
 
     fn expect_type(&mut self, ast: &Ast, scope: &mut Scope, want: Type) -> Option<Typed> {
+        self.expect_type_for(ast, scope, want, None)
+    }
+
+    /// [`Self::expect_type`] for a value given to something the message names (`role`, such as
+    /// "`hits` of `damage`").
+    fn expect_type_for(&mut self, ast: &Ast, scope: &mut Scope, want: Type, role: Option<&str>) -> Option<Typed> {
         // A quoted name where a definition id is wanted is resolved in that namespace.
         if let (AstKind::Str(name), Type::Id(kind)) = (&ast.kind, want) {
             return self.resolve_id(kind, name, ast.span).map(|e| (e, want));
@@ -1397,7 +1866,11 @@ impl Compiler<'_> {
             || (want == Type::Num && ty == Type::Int)
             || (ty == Type::Nil && matches!(want, Type::Seat | Type::Space | Type::Piece | Type::Held));
         if !fits {
-            self.problem(Some(ast.span), format!("expected {}, found {}", want.describe(), ty.describe()), None);
+            let message = match role {
+                Some(role) => format!("expected {} for {role}, found {}", want.describe(), ty.describe()),
+                None => format!("expected {}, found {}", want.describe(), ty.describe()),
+            };
+            self.problem(Some(ast.span), message, None);
             return None;
         }
         Some((expr, want))
@@ -1492,7 +1965,9 @@ impl Compiler<'_> {
         }
         if name == "chance" {
             if !scope.allow.odds {
-                self.problem(Some(span), "`chance` is only available in an action's `preview` and `ai.score`", None);
+                let message =
+                    refusal(scope, "`chance`", "`chance` is only available in an action's `preview` and `ai.score`");
+                self.problem(Some(span), message, None);
                 return None;
             }
             return Some((Expr::Chance, Type::Num));
@@ -1722,11 +2197,12 @@ impl Compiler<'_> {
 
     fn dice(&mut self, count: &Ast, sides: &Ast, mode: DiceMode, span: Span, scope: &mut Scope) -> Option<Typed> {
         if !scope.allow.dice && !scope.in_expect {
-            self.problem(
-                Some(span),
+            let message = refusal(
+                scope,
+                "dice",
                 "dice can only be rolled in an action's `rolls` and in effects (previews use `expect(...)`)",
-                None,
             );
+            self.problem(Some(span), message, None);
             return None;
         }
         let (count, _) = self.expect_type(count, scope, Type::Int)?;
@@ -1988,11 +2464,12 @@ impl Compiler<'_> {
                     return None;
                 }
                 if !scope.allow.dice {
-                    self.problem(
-                        Some(name_span),
+                    let message = refusal(
+                        scope,
+                        "`random`",
                         "`random` draws from the game's stream and is only allowed in rolls and effects",
-                        None,
                     );
+                    self.problem(Some(name_span), message, None);
                     return None;
                 }
                 let (a, _) = self.expect_type(&args[0], scope, Type::Int)?;
@@ -2004,7 +2481,9 @@ impl Compiler<'_> {
                     return None;
                 }
                 if !scope.allow.dice {
-                    self.problem(Some(name_span), "`distribute` changes the game and is only allowed in effects", None);
+                    let message =
+                        refusal(scope, "`distribute`", "`distribute` changes the game and is only allowed in effects");
+                    self.problem(Some(name_span), message, None);
                     return None;
                 }
                 let AstKind::Str(counter) = &args[0].kind else {
@@ -2029,11 +2508,12 @@ impl Compiler<'_> {
                     return None;
                 }
                 if !scope.allow.odds {
-                    self.problem(
-                        Some(name_span),
+                    let message = refusal(
+                        scope,
+                        "`expect`",
                         "`expect` is only available in an action's `preview` and `ai.score`",
-                        None,
                     );
+                    self.problem(Some(name_span), message, None);
                     return None;
                 }
                 let was = scope.in_expect;
@@ -2045,6 +2525,27 @@ impl Compiler<'_> {
                     self.problem(Some(args[0].span), "`expect` needs a number", None);
                     return None;
                 }
+                Some((Expr::Expect(Box::new(e)), Type::Num))
+            }
+            "chance" => {
+                // `chance(condition)`: the mean of a yes/no is its probability.
+                if !arity(self, 1) {
+                    return None;
+                }
+                if !scope.allow.odds {
+                    let message = refusal(
+                        scope,
+                        "`chance`",
+                        "`chance` is only available in an action's `preview` and `ai.score`",
+                    );
+                    self.problem(Some(name_span), message, None);
+                    return None;
+                }
+                let was = scope.in_expect;
+                scope.in_expect = true;
+                let condition = self.expect_type(&args[0], scope, Type::Bool);
+                scope.in_expect = was;
+                let (e, _) = condition?;
                 Some((Expr::Expect(Box::new(e)), Type::Num))
             }
             "hook" => self.hook_call(name_span, args, scope),
@@ -2093,7 +2594,26 @@ impl Compiler<'_> {
                 None
             }
             _ => {
-                let suggestion = did_you_mean(name, language::callable_names());
+                if let Some(index) = index_of(&self.names.formulas, name) {
+                    return self.formula_call(index as usize, name, name_span, args, scope);
+                }
+                if self.names.effects.iter().any(|effect| effect == name) {
+                    let message = format!(
+                        "`{name}` is an effect block: it runs as a statement of its own (a line `{name}(…)` of an \
+                         effect), not as part of an expression"
+                    );
+                    self.problem(Some(name_span), message, None);
+                    return None;
+                }
+                if self.broken.contains(name) {
+                    // Its definition could not be read; that is reported where it is written.
+                    return None;
+                }
+                let mut known: Vec<&str> = language::callable_names().collect();
+                for named in self.names.formulas.iter().chain(&self.names.effects) {
+                    known.push(named);
+                }
+                let suggestion = did_you_mean(name, known);
                 self.problem(Some(name_span), format!("unknown function `{name}`"), suggestion);
                 None
             }
@@ -2151,11 +2671,12 @@ impl Compiler<'_> {
             return None;
         }
         if op == AggregateOp::Random && !scope.allow.dice {
-            self.problem(
-                Some(name_span),
+            let message = refusal(
+                scope,
+                "`random_of`",
                 "`random_of` draws from the game's stream and is only allowed in rolls and effects",
-                None,
             );
+            self.problem(Some(name_span), message, None);
             return None;
         }
         let visible = scope.visible;
@@ -2210,6 +2731,9 @@ impl Compiler<'_> {
         let (index, _) = self.hook_names.insert_full(function.clone(), ());
         let index = index as u16;
         self.hook_refs.push(HookRef { name: function.clone(), path: self.path.clone(), span: first.span });
+        if scope.hook.is_none() {
+            scope.hook = Some(HookUse { hook: function.clone(), through: Vec::new() });
+        }
         let mut compiled = Vec::new();
         for arg in &args[1..] {
             compiled.push(self.expr(arg, scope)?.0);
@@ -2243,6 +2767,32 @@ fn is_reserved(name: &str) -> bool {
             | "not"
             | "let"
     ) || language::callable_names().any(|function| function == name)
+}
+
+/// The message refusing `what` (dice, a draw, odds) in `scope`: a named formula's reason when
+/// the scope is a formula's value, else `otherwise`, which says where it may be used.
+fn refusal(scope: &Scope, what: &str, otherwise: &str) -> String {
+    match scope.allow.no_dice_because {
+        Some(reason) => format!("{what} cannot be used in a formula: {reason}"),
+        None => otherwise.to_string(),
+    }
+}
+
+/// Records in `scope` the hook the named formula or effect `name` calls, unless one was met
+/// before: the hook its own callers are refused for where hooks cannot run.
+fn note_hook(scope: &mut Scope, name: &str, hook: Option<HookUse>) {
+    if scope.hook.is_none()
+        && let Some(hook) = hook
+    {
+        let through = std::iter::once(name.to_string()).chain(hook.through).collect();
+        scope.hook = Some(HookUse { hook: hook.hook, through });
+    }
+}
+
+/// Letters, digits and underscores, starting with a letter or an underscore.
+fn is_identifier(name: &str) -> bool {
+    name.chars().next().is_some_and(|ch| ch.is_ascii_alphabetic() || ch == '_')
+        && name.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
 }
 
 /// Whether an expression is a frame slot bound to a value that always exists.

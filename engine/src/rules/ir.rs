@@ -138,6 +138,45 @@ impl Type {
     pub fn is_numeric(self) -> bool {
         matches!(self, Type::Int | Type::Num)
     }
+
+    /// The words a named formula's or effect's parameter declares its type with
+    /// (`"hits: whole number"`): the words of the rules-language reference. A `number` takes
+    /// whole numbers and decimals alike, so arithmetic on it gives a decimal; `whole number`
+    /// keeps whole numbers whole.
+    pub const WORDS: &[(&str, Type)] = &[
+        ("number", Type::Num),
+        ("whole number", Type::Int),
+        ("yes/no", Type::Bool),
+        ("seat", Type::Seat),
+        ("space", Type::Space),
+        ("piece", Type::Piece),
+        ("held item", Type::Held),
+        ("terrain", Type::Id(IdKind::Terrain)),
+        ("piece kind", Type::Id(IdKind::PieceKind)),
+        ("item", Type::Id(IdKind::Item)),
+        ("side", Type::Id(IdKind::Side)),
+        ("phase", Type::Id(IdKind::Phase)),
+    ];
+
+    /// The type a parameter declares with `word` (see [`Type::WORDS`]), in any case and with
+    /// any spacing; "a seat", "an item" and "true or false" (how messages say them) are taken too.
+    pub fn from_word(word: &str) -> Option<Type> {
+        let words: Vec<String> = word.split_whitespace().map(str::to_lowercase).collect();
+        let words = match words.first().map(String::as_str) {
+            Some("a" | "an") => &words[1..],
+            _ => &words[..],
+        };
+        let word = words.join(" ");
+        if word == "true or false" {
+            return Some(Type::Bool);
+        }
+        Type::WORDS.iter().find(|(known, _)| *known == word).map(|(_, ty)| *ty)
+    }
+
+    /// The word a parameter of this type is declared with (see [`Type::WORDS`]).
+    pub fn word(self) -> &'static str {
+        Type::WORDS.iter().find(|(_, ty)| *ty == self).map_or_else(|| self.describe(), |(word, _)| word)
+    }
 }
 
 /// Namespaces of definition ids.
@@ -430,6 +469,14 @@ pub enum Func {
     /// Whether a definition (or what a value is an instance of) has a tag, by index into
     /// [`crate::rules::Ruleset::tags`].
     Tagged(u16, TagOf),
+    /// A formula the mod names (by index into [`crate::rules::Ruleset::formulas`]), evaluated in
+    /// a frame of its own: `me`, then the arguments. Whether it runs a Lua hook, directly or
+    /// through other formulas, is kept here, so questions about an expression
+    /// ([`Expr::calls_hook`]) need not look into the ruleset; it never rolls dice nor uses odds.
+    Formula {
+        index: u16,
+        calls_hook: bool,
+    },
 }
 
 /// What the argument of `tagged` is, which says where its tags are declared.
@@ -525,6 +572,9 @@ pub enum Proc {
     Log,
     /// Calls a Lua hook function by name for its effect.
     Hook(u16),
+    /// Runs an effect block the mod names (by index into [`crate::rules::Ruleset::effects`]) in a
+    /// frame of its own: `me`, the arguments, then its `let` names.
+    Effect(u16),
 }
 
 impl Expr {
@@ -598,6 +648,8 @@ impl Expr {
             Expr::OwnerIs { space, seat, .. } => [Some(*space), Some(*seat)],
             Expr::SlotCmp { a, b, .. } => [Some(*a), Some(*b)],
             Expr::LeafCmp(leaves, _) => [leaves.0.slot(), leaves.1.slot()],
+            // A named formula sees the caller's `me`.
+            Expr::Call(Func::Formula { .. }, _) => [Some(0), None],
             _ => [None, None],
         }
     }
@@ -650,6 +702,25 @@ impl Expr {
         })
     }
 
+    /// Whether this calls a Lua hook (whose draws make it random where odds are worked out).
+    pub fn calls_hook(&self) -> bool {
+        self.any_node(&|e| matches!(e, Expr::Call(Func::Hook(_) | Func::Formula { calls_hook: true, .. }, _)))
+    }
+
+    /// Whether this reads frame slot `slot` outside `expect(…)` and `chance`: inside them a
+    /// roll's slot stands for all its outcomes, not for a roll made.
+    pub fn uses_slot_outside_odds(&self, slot: u16) -> bool {
+        if matches!(self, Expr::Expect(_) | Expr::Chance) {
+            return false;
+        }
+        if self.own_slots().contains(&Some(slot)) {
+            return true;
+        }
+        let mut found = false;
+        self.for_each_child(&mut |child| found = found || child.uses_slot_outside_odds(slot));
+        found
+    }
+
     /// Whether this uses `chance`.
     pub fn uses_chance(&self) -> bool {
         self.any_node(&|e| matches!(e, Expr::Chance))
@@ -664,7 +735,7 @@ impl Expr {
                 e,
                 Expr::Chance
                     | Expr::Read(Read::Turn | Read::Round | Read::Match | Read::Phase | Read::CurrentSeat)
-                    | Expr::Call(Func::Hook(_), _)
+                    | Expr::Call(Func::Hook(_) | Func::Formula { .. }, _)
             ) || e.own_slots().contains(&Some(0))
         })
     }
@@ -701,6 +772,90 @@ impl Expr {
                 (a, b) => Expr::Compare(op, Box::new(a), Box::new(b)),
             },
             other => other,
+        }
+    }
+}
+
+/// How big and how deep an expression or effect is once every named formula and effect it uses
+/// is written out in place: what evaluating it costs at most, in nodes visited (beyond what its
+/// loops count of their own) and in nesting of the evaluator. Named formulas share their
+/// definition, so without a bound a few lines (`a` adds `b` to `b`, `b` adds `c` to `c`, …)
+/// could stand for more work than any game could finish, or nest deeper than a thread's stack.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Extent {
+    /// Nodes (names, numbers, operators, calls, statements).
+    pub size: u64,
+    /// The longest chain of nodes inside one another.
+    pub depth: u64,
+}
+
+impl Extent {
+    /// Two parts side by side.
+    fn beside(self, other: Extent) -> Extent {
+        Extent { size: self.size.saturating_add(other.size), depth: self.depth.max(other.depth) }
+    }
+
+    /// A node holding this.
+    fn under_one(self) -> Extent {
+        Extent { size: self.size.saturating_add(1), depth: self.depth.saturating_add(1) }
+    }
+}
+
+impl Expr {
+    /// This expression's [`Extent`]; `formula` gives the extent of a named formula's value.
+    pub fn extent(&self, formula: &dyn Fn(u16) -> Extent) -> Extent {
+        let mut inner = Extent::default();
+        self.for_each_child(&mut |child| inner = inner.beside(child.extent(formula)));
+        if let Expr::Call(Func::Formula { index, .. }, _) = self {
+            inner = inner.beside(formula(*index));
+        }
+        inner.under_one()
+    }
+}
+
+impl Stmt {
+    /// This statement's [`Extent`]; `formula` and `effect` give those of named formulas and
+    /// effects.
+    pub fn extent(&self, formula: &dyn Fn(u16) -> Extent, effect: &dyn Fn(u16) -> Extent) -> Extent {
+        let of = |expr: &Expr| expr.extent(formula);
+        let inner = match self {
+            Stmt::Let(_, value) | Stmt::Eval(value) => of(value),
+            Stmt::Assign(place, _, value) => place.target().map(of).unwrap_or_default().beside(of(value)),
+            Stmt::Proc(proc, args) => {
+                let called = match proc {
+                    Proc::Effect(index) => effect(*index),
+                    _ => Extent::default(),
+                };
+                args.iter().fold(called, |total, arg| total.beside(of(arg)))
+            }
+            Stmt::If(condition, then, otherwise) => of(condition)
+                .beside(block_extent(then, formula, effect))
+                .beside(block_extent(otherwise, formula, effect)),
+            Stmt::ForEach { filter, body, .. } => {
+                filter.as_ref().map(of).unwrap_or_default().beside(block_extent(body, formula, effect))
+            }
+        };
+        inner.under_one()
+    }
+}
+
+/// A block's [`Extent`] (see [`Stmt::extent`]).
+pub fn block_extent(block: &Block, formula: &dyn Fn(u16) -> Extent, effect: &dyn Fn(u16) -> Extent) -> Extent {
+    block.iter().fold(Extent::default(), |total, stmt| total.beside(stmt.extent(formula, effect)))
+}
+
+impl Place {
+    /// The expression naming what is assigned to (a space, seat, piece or held item).
+    fn target(&self) -> Option<&Expr> {
+        match self {
+            Place::SpaceCounter(e, _)
+            | Place::SpaceOwner(e)
+            | Place::SeatResource(e, _)
+            | Place::PieceStat(e, _)
+            | Place::PieceOwner(e)
+            | Place::PieceSpace(e)
+            | Place::HeldCharges(e) => Some(e),
+            Place::Var(_) => None,
         }
     }
 }

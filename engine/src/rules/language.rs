@@ -336,9 +336,20 @@ pub const FUNCTIONS: &[Entry] = &[
         Place::Odds,
         "expect(x)",
         "number",
-        "The exact mean of `x` over every outcome of the action's rolls (`x` may use the rolls' \
-         names and dice).",
+        "The mean of `x` over every outcome of the action's rolls (`x` may use the rolls' names \
+         and dice). Dice drawn by a Lua hook the rolls call (`game.roll`, `game.random`) count \
+         too: the engine runs the hook once for each combination of its draws, up to 50,000 \
+         runs, and samples it 50,000 times beyond that; the player then shows the figure as \
+         \"≈, 95% ±margin\" instead of \"exact\".",
         "expect(hits) * weapon.range",
+    ),
+    only(
+        Place::Odds,
+        "chance(condition)",
+        "number",
+        "The probability (0 to 1) that `condition` holds over every outcome of the action's rolls, \
+         worked out as `expect` is (hooks' draws included).",
+        "chance(hits > 0)",
     ),
 ];
 
@@ -567,8 +578,10 @@ inside it.
   `effect` see the parameters and the rolls made so far, by name; `after_roll` choices see the
   rolls.
 - An action's `preview` and `ai.score` see the parameters; a roll there is not made yet, so its
-  name may only appear inside `expect(…)` (its exact mean), and `chance` is the exact
-  probability of `success`.
+  name may only appear inside `expect(…)` (its mean) and `chance(…)` (the probability of a
+  condition on it); `chance` alone is the probability of `success`. These odds count every
+  outcome, including the dice a Lua hook in the rolls draws with `game.roll` and `game.random`
+  (see [Odds over a hook's dice](#odds-over-a-hooks-dice)).
 - Turn and phase effects (`on_start`, `on_end`), `setup.effect` and triggers see `me`, the seat
   whose turn it is.
 - `end.win`, `end.eliminate`, `end.score`, `end.draw_shares` and `ai.standing` are asked about
@@ -577,6 +590,8 @@ inside it.
   variable, named after what they loop over unless named with `name in space` (or `as = \"name\"`
   in a block).
 - A game variable from `[vars]` is read and assigned by its bare name everywhere.
+- A named formula's `value` and a named effect block's `do` see `me`, their own parameters and
+  the game variables (see [Naming a formula or an effect](#naming-a-formula-or-an-effect)).
 
 Effects are lists of statements and blocks:
 
@@ -603,6 +618,29 @@ The loop variable is named after the kind unless `as` names it, which a loop ins
 needs to read the outer one (`as = \"cell\"`, then `cell.owner`). What the loop adds as it
 runs (a piece it places) is not visited; a piece it removes before reaching it is skipped.
 
+## Odds over a hook's dice
+
+When a roll calls a Lua hook (`rolls = { damage = \"hook('sniper', shots)\" }`), `expect` and
+`chance` work out the hook's odds by running it, read-only, once for each combination of the
+draws it makes with `game.roll` and `game.random`: the first run takes every draw's first
+outcome, the next moves the last draw on, and so forth, like an odometer. The hook's results,
+weighted by the chance of their draws, are its exact distribution. It is remembered: the same
+hook with the same arguments is not run again, unless it read the game (then only in the same
+game state).
+
+- **Exact up to 50,000 runs.** A hook whose draws have more combinations (five dice that each
+  roll again on a hit have 21^5, about 4 million) is run 50,000 times instead, with draws from a
+  stream seeded by the hook's name and arguments (never the game's own, so working out odds
+  changes nothing in the game, and the same figure comes out every time). The player then shows
+  the figure as `≈, 95% ±margin` instead of `exact`; a scenario test reads the margin as the
+  second result of `g:preview`.
+- **The hook must draw the same way when run again.** Its draws may depend on its arguments,
+  the game and the dice it drew before, not on a Lua global it changes between calls: a hook that
+  draws differently on a re-run makes the figure an error that says so.
+- Working out odds runs Lua, so it counts against the same instruction limit as the action's
+  other hooks (see the Lua API's limits), with a remembered result counted again each time it is
+  used.
+
 ## Limits
 
 One expression, and one statement of an effect list, is at most 4,096 bytes of text: a longer
@@ -616,6 +654,103 @@ How a game runs around these formulas — the order of effects, triggers and Lua
 turn ends, what is hidden from whom, what a line of sight is, how computer players choose — is
 on [How a game runs](how-a-game-runs.md).
 ";
+
+/// The example of [Naming a formula or an effect](#naming-a-formula-or-an-effect), written
+/// against the example mod of `engine/tests/rules_language.rs`, which loads it.
+pub const NAMING_EXAMPLE: &str = r#"[formulas.reach]
+description = "How much of a weapon's range is left after some steps"
+params = ["weapon: held item", "steps: whole number"]
+value = "max(weapon.range - steps, 0)"
+
+[formulas.strike]
+description = "The damage of a strike with a weapon at a distance"
+params = ["weapon: held item", "hits: whole number", "steps: whole number"]
+value = "reach(weapon, steps) > 0 ? hits * reach(weapon, steps) : 0"
+
+[effects.knock_out]
+description = "Takes a beaten piece off the board, and pays for it"
+params = ["victim: piece"]
+do = ["me.gold += 1", "remove(victim)"]
+
+[actions.shoot]
+label = "Shoot"
+params = [
+  { name = "who", kind = "piece", owned_by = "me" },
+  { name = "weapon", kind = "held", held_by = "who" },
+  { name = "target", kind = "piece", where = "target.owner != me and reach(weapon, distance(who.space, target.space)) > 0" },
+]
+rolls = { hits = "1d6" }
+effect = [
+  "target.health -= strike(weapon, hits, distance(who.space, target.space))",
+  { if = "target.health <= 0", then = ["knock_out(target)"] },
+]
+preview = { "Expected damage" = "expect(strike(weapon, hits, distance(who.space, target.space)))" }
+"#;
+
+/// The section on naming formulas and effects, after the entries of the language.
+fn naming_section() -> String {
+    format!(
+        "
+## Naming a formula or an effect
+
+What a mod says twice it can say once, by name. A formula is written once in
+`[formulas.<name>]`, with parameters, and called wherever the rules language is written, like a
+built-in function; an effect block is written once in `[effects.<name>]` and runs as a statement
+of any effect:
+
+```toml
+{NAMING_EXAMPLE}```
+
+- `params` lists the parameters in order, each `\"name: type\"`, with the words of [Values and
+  types](#values-and-types): `number`, `whole number`, `yes/no`, `seat`, `space`, `piece`, `held
+  item`, `terrain`, `piece kind`, `item`, `side`, `phase`. A `number` takes whole numbers and
+  decimals alike, so arithmetic on it gives a decimal, which a whole-number field such as
+  `health` cannot take: declare a count `whole number`.
+- A formula's `value` and an effect's `do` see `me` (the caller's), their own parameters, the
+  game variables and the names that mean the same everywhere (`turn`, `current`, …); not the
+  caller's parameters, rolls or `let` names: pass in what they need. Each call gets its own
+  parameters, so a loop variable inside never meets one of the caller's.
+- Each is checked once, where it is written: a mistake inside is reported at its own line and
+  column. A formula's type is its value's, and a call has that type. A call is checked like a
+  built-in function's: the number of arguments, and each argument against its parameter's type
+  (a mistake is reported at the argument). An unknown name suggests the formulas and effects too.
+- A formula gives one value wherever it is used, so it cannot roll dice, draw at random
+  (`random`, `random_of`, `distribute`) or use `chance` or `expect`: pass a roll in as a
+  parameter, and write `expect(…)` around the call in a preview, as above. It may call a Lua
+  hook; it may then be used only where hooks run, not in an action's `when`, its parameters'
+  `where`, its `success` or the `end` conditions, where such a call is refused with the formula
+  and the hook named. An effect block may do whatever an effect may, and runs where effects do.
+- Formulas may use other formulas, and effect blocks other effect blocks and formulas, whatever
+  the order they are written in; none may use itself, directly or through others (the error
+  names the cycle). A formula or effect may not take the name of one of the language's own
+  functions or statements, nor a formula and an effect the same name.
+- Limits: at most {params} parameters; formulas and effects used inside one another at most
+  {nesting} deep; and, written out in place with everything it uses, an expression or effect
+  list has at most {size} parts and nests at most {depth} deep (a formula used several
+  times inside another that is used several times multiplies).
+- An error while a game runs inside one (a division by zero, a failing hook) names it and where
+  it is written, after the rule that used it: `rules.toml:30:3 actions.shoot.effect:
+  rules.toml:9:9 formulas.strike.value: division by zero`.
+",
+        params = super::compile::MAX_NAMED_PARAMS,
+        nesting = super::compile::MAX_NAMED_NESTING,
+        size = thousands(super::compile::MAX_WRITTEN_OUT_SIZE),
+        depth = thousands(super::compile::MAX_WRITTEN_OUT_DEPTH),
+    )
+}
+
+/// A number with commas between its thousands, as the reference writes them.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
 
 /// The reference page.
 pub fn markdown() -> String {
@@ -633,6 +768,7 @@ pub fn markdown() -> String {
             let _ = writeln!(out, "- **`{}`**{gives} — {}{} Example: `{}`", e.form, e.doc, e.place.words(), e.example);
         }
     }
+    out.push_str(&naming_section());
     out
 }
 
@@ -691,7 +827,7 @@ mod tests {
     #[test]
     fn suggestions_cover_every_function_and_statement() {
         let names: Vec<&str> = callable_names().collect();
-        for name in ["distance", "count_of", "end_turn", "place", "tagged", "successes", "expect", "hook"] {
+        for name in ["distance", "count_of", "end_turn", "place", "tagged", "successes", "expect", "chance", "hook"] {
             assert!(names.contains(&name), "{name}");
         }
     }

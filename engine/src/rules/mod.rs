@@ -108,6 +108,50 @@ pub struct Formula {
     pub frame: u16,
 }
 
+/// A formula the mod names (`[formulas.<id>]`), compiled once where it is written.
+#[derive(Clone, Debug)]
+pub struct NamedFormula {
+    pub id: String,
+    /// Its parameters, in frame slots 1 and on (`me` is slot 0).
+    pub params: Vec<(String, ir::Type)>,
+    /// The type of its value, which is the type of a call.
+    pub ty: ir::Type,
+    pub body: Expr,
+    /// The frame its body needs: `me`, the parameters, then its loops' variables.
+    pub frame: u16,
+    /// Whether evaluating it can fail (a division, a hook).
+    pub fallible: bool,
+    /// The first Lua hook it calls, directly or through other formulas (see [`HookUse`]).
+    pub hook: Option<HookUse>,
+    /// Its size and depth with the formulas it uses written out.
+    pub extent: ir::Extent,
+}
+
+/// An effect block the mod names (`[effects.<id>]`), compiled once where it is written.
+#[derive(Clone, Debug)]
+pub struct NamedEffect {
+    pub id: String,
+    /// Its parameters, in frame slots 1 and on (`me` is slot 0); its `let` names follow.
+    pub params: Vec<(String, ir::Type)>,
+    pub body: Block,
+    pub frame: u16,
+    /// Whether running it can fail at run time (then its action runs on a snapshot).
+    pub fallible: bool,
+    /// The first Lua hook it calls, directly or through the formulas and effects it uses.
+    pub hook: Option<HookUse>,
+    /// Its size and depth with the formulas and effects it uses written out.
+    pub extent: ir::Extent,
+}
+
+/// A Lua hook a named formula or effect calls: the hook's name, and the names it is reached
+/// through (`["splash"]` when the formula calls `splash`, which calls the hook). A call is
+/// refused where hooks cannot run, with this in the message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HookUse {
+    pub hook: String,
+    pub through: Vec<String>,
+}
+
 /// Where a parameter's candidates come from.
 #[derive(Clone, Debug)]
 pub enum ParamSource {
@@ -344,6 +388,10 @@ pub struct Ruleset {
     /// Triggers by event, in declaration order.
     pub triggers: Vec<(EventKind, TriggerRule)>,
     pub end: EndRule,
+    /// The formulas the mod names, in the order of `[formulas]` (see [`ir::Func::Formula`]).
+    pub formulas: Vec<NamedFormula>,
+    /// The effect blocks the mod names, in the order of `[effects]` (see [`ir::Proc::Effect`]).
+    pub effects: Vec<NamedEffect>,
     /// Hook function names referenced by `hook("name")`, by index.
     pub hook_names: Vec<String>,
     /// Where each `hook("name")` appears, so a missing Lua function can be located.

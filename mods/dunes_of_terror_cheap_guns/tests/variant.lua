@@ -48,3 +48,12 @@ test("the other weapons are untouched: the pistol deals twice the die", function
   expect_eq(shoot(g, "pistol", { 5 }), 10)
   expect_eq(g:charges(1, "pistol"), 5)
 end)
+
+test("the attack's preview follows the new sniper rifle: 4 faces in 6 hit, 160/6 on average", function()
+  local g = duel(4)
+  g:give(1, "sniper_rifle")
+  local figures, margins = g:preview{ action = "attack", weapon = "sniper_rifle" }
+  expect_near(figures["Chance to hit"], 4 / 6, 1e-12)
+  expect_near(figures["Expected damage at the nearest enemy"], (10 + 25 + 50 + 75) / 6, 1e-12)
+  expect_eq(margins["Chance to hit"], 0, "worked out over every face, not sampled")
+end)

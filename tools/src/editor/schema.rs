@@ -282,5 +282,11 @@ mod tests {
         assert!(when.rules_language, "{when:?}");
         let label = field_at(&schema, &path("actions.attack.label"), &no_value).expect("label");
         assert!(!label.rules_language);
+        // Named formulas and effect blocks are entries like actions, written in the language.
+        let value = field_at(&schema, &path("formulas.damage.value"), &no_value).expect("a formula's value");
+        assert!(value.rules_language, "{value:?}");
+        let body = field_at(&schema, &path("effects.knock_out.do"), &no_value).expect("an effect block's statements");
+        assert!(body.rules_language, "{body:?}");
+        assert!(crate::editor::model::is_collection("formulas") && crate::editor::model::is_collection("effects"));
     }
 }

@@ -905,12 +905,7 @@ impl GameScreen {
         }
         for option in options {
             let Some(space) = option.space else { continue };
-            let lines: Vec<String> = self
-                .session
-                .preview_with(option.arg)
-                .iter()
-                .map(|(label, value)| panels::format_preview(label, *value))
-                .collect();
+            let lines: Vec<String> = self.session.preview_with(option.arg).iter().map(panels::format_preview).collect();
             if !lines.is_empty() {
                 notes.insert(space, lines);
             }

@@ -4,7 +4,7 @@
 //! a window.
 
 use egui::{Align2, Color32, FontId, RichText, Sense, Stroke, Vec2, vec2};
-use meeple_engine::game::{ActionKind, GameState, SeatStatus};
+use meeple_engine::game::{ActionKind, Figure, GameState, Method, SeatStatus};
 use meeple_engine::rules::Ruleset;
 
 use super::describe;
@@ -150,8 +150,8 @@ pub fn actions(ui: &mut egui::Ui, session: &mut Session) -> ActionsResponse {
                         session.choose(option.arg);
                         out.acted = true;
                     }
-                    for (label, value) in &preview {
-                        ui.label(RichText::new(format_preview(label, *value)).small());
+                    for figure in &preview {
+                        ui.label(RichText::new(format_preview(figure)).small());
                     }
                 });
             }
@@ -176,16 +176,38 @@ pub fn actions(ui: &mut egui::Ui, session: &mut Session) -> ActionsResponse {
     out
 }
 
-/// A preview figure: chances as percentages, other figures with one decimal.
-pub fn format_preview(label: &str, value: f64) -> String {
+/// A preview figure with how it was worked out: chances as percentages, other figures with one
+/// decimal (whole ones without), then, for a figure of odds, "exact" or, for odds sampled from a
+/// hook's draws, "≈, 95% ±margin": `Chance to hit: 66.7% (exact)`, `Expected damage: 26.3 (≈,
+/// 95% ±0.12)`, `Damage: 8`.
+pub fn format_preview(figure: &Figure) -> String {
+    let label = &figure.label;
+    let value = figure.value;
     let lower = label.to_lowercase();
-    if lower.contains("chance") || lower.contains("probab") {
-        format!("{label}: {:.1}%", value * 100.0)
+    let is_chance = lower.contains("chance") || lower.contains("probab");
+    let shown = if is_chance {
+        format!("{:.1}%", value * 100.0)
     } else if (value - value.round()).abs() < 1e-9 {
-        format!("{label}: {value:.0}")
+        format!("{value:.0}")
     } else {
-        format!("{label}: {value:.1}")
+        format!("{value:.1}")
+    };
+    let method = match figure.method {
+        Method::Certain => return format!("{label}: {shown}"),
+        Method::Exact => "exact".to_string(),
+        Method::Sampled { margin } if is_chance => format!("≈, 95% ±{}%", significant(margin * 100.0)),
+        Method::Sampled { margin } => format!("≈, 95% ±{}", significant(margin)),
+    };
+    format!("{label}: {shown} ({method})")
+}
+
+/// A margin to two significant digits (`0.0012`, `0.31`, `4.2`, `12`).
+fn significant(x: f64) -> String {
+    if !x.is_finite() || x <= 0.0 {
+        return "0".to_string();
     }
+    let digits = (1 - x.log10().floor() as i32).clamp(0, 12) as usize;
+    format!("{x:.digits$}")
 }
 
 /// The dice of the last roll, drawn as dice (pips for six-sided ones).

@@ -8,7 +8,9 @@ use std::sync::Arc;
 use meeple_engine::ai::{self, Player};
 use meeple_engine::defs::ParamKind;
 use meeple_engine::game::record::{from_record, to_record};
-use meeple_engine::game::{Action, ActionKind, Engine, Event, Events, GameSetup, GameState, NOT_CHOSEN, Outcome};
+use meeple_engine::game::{
+    Action, ActionKind, Engine, Event, Events, Figure, GameSetup, GameState, NOT_CHOSEN, Outcome,
+};
 use meeple_engine::rules::Ruleset;
 use meeple_engine::save::SaveFile;
 
@@ -372,7 +374,7 @@ impl Session {
 
     /// The mod's preview figures for the action the chosen arguments plus `arg` complete (or for
     /// the first step they complete), e.g. "Chance to conquer" → 0.83.
-    pub fn preview_with(&mut self, arg: i64) -> Vec<(String, f64)> {
+    pub fn preview_with(&mut self, arg: i64) -> Vec<Figure> {
         let Some((kind, args)) = &self.chosen else { return Vec::new() };
         let mut prefix = args.clone();
         prefix.push(arg);

@@ -1,0 +1,3 @@
+function omen(space)
+  return 1
+end
