@@ -180,10 +180,15 @@ function game.piece_owner(piece) end
 ---@return integer[] pieces # piece ids
 function game.pieces(space) end
 
----The cards in a seat's hand.
+---The cards in a seat's hand. Hooks run on the game itself and read every hand; in a computer player's guess at the game the cards its seat does not know are guessed too (see [How a game runs](how-a-game-runs.md#hidden-information)).
 ---@param seat integer # a seat, from 1
----@return string[] cards # card ids, in the hand's order
+---@return string[] cards # card ids, in the hand's order (only the known ones, in a seat's view)
 function game.hand(seat) end
+
+---How many cards a seat holds, known or not.
+---@param seat integer # a seat, from 1
+---@return integer count # the number of cards in the hand
+function game.hand_size(seat) end
 
 ---Data the mod's hooks kept with `game.put`, exactly as it was kept: integer keys stay integers, lists stay lists, whole and fractional numbers stay what they were. It lives in the game state, so it is saved, replayed and undone with the game.
 ---
@@ -194,7 +199,7 @@ function game.hand(seat) end
 ---@return any value # a copy of the data, or nil when nothing is kept under `key`
 function game.get(key) end
 
----Keeps plain data in the game state under a name: finite numbers, UTF-8 strings, booleans and tables of them, nested at most 32 deep, whose keys are strings or whole numbers (a table may have both: `{[1] = a, ["1"] = b}` keeps both). `game.get` gives back exactly that. Anything else is refused with an error at the line that tried: functions, coroutines, a table that holds itself, NaN and infinities, keys that are fractions, booleans or tables. `nil` removes the data. Hooks keep nothing else between calls: a Lua variable does not survive a save or an undo.
+---Keeps plain data in the game state under a name: finite numbers, UTF-8 strings, booleans and tables of them, nested at most 32 deep, whose keys are strings or whole numbers (a table may have both: `{[1] = a, ["1"] = b}` keeps both). `game.get` gives back exactly that. Anything else is refused with an error at the line that tried: functions, coroutines, a table that holds itself, NaN and infinities, keys that are fractions, booleans or tables. `nil` removes the data. Hooks keep nothing else between calls: a Lua variable does not survive a save or an undo, and previews, computer players and odds run hooks any number of times that a replay does not. So once the hook files are loaded their globals are frozen: assigning one is an error at that line. A file's own `local`s are not caught: do not count in them either.
 ---
 ---*Changes the game*: refused where the game can only be read.
 ---
@@ -248,6 +253,26 @@ function game.set_var(name, value) end
 ---@param name string # the stat's id
 ---@param value integer # the new value
 function game.set_stat(piece, name, value) end
+
+---Shows every card a seat holds now to another seat, or to every seat: from then on they are in that seat's view (`meeple run --as`, the window, its computer player) until they leave the hand. A `cards_revealed` event names them for the seats they are shown to.
+---
+---*Changes the game*: refused where the game can only be read.
+---
+---```lua
+---game.reveal_hand(2, game.current_seat())
+---```
+---@param seat integer # a seat, from 1
+---@param to? integer # the seat they are shown to; nil for every seat
+function game.reveal_hand(seat, to) end
+
+---Shows one copy of a card in a seat's hand — one the other seat has not seen yet — to that seat, or to every seat.
+---
+---*Changes the game*: refused where the game can only be read.
+---@param seat integer # a seat, from 1
+---@param card string # the card's id
+---@param to? integer # the seat it is shown to; nil for every seat
+---@return boolean shown # false when the seat holds no such copy (nothing changes)
+function game.reveal_card(seat, card, to) end
 
 ---Puts a piece on a space, or takes it off the board.
 ---

@@ -490,6 +490,54 @@ fn people_sharing_a_screen_hand_it_over_when_hands_are_hidden() {
     assert!(has_label(&harness, &format!("{first}: 1 cards")));
 }
 
+#[test]
+fn a_computers_hand_is_hidden_from_the_person_until_a_card_is_shown() {
+    use meeple_engine::game::{Engine, Events, GameSetup};
+    let secrets = meeple_tests::root().join("engine/tests/fixtures/secrets");
+    let entry = ModEntry::load(&secrets, Origin::User);
+    // A seed that deals the computer (seat 2) no card the person holds too, so that none of
+    // its cards' names can be on the screen for another reason.
+    let rules = meeple_engine::loader::load_mod(&secrets).expect("the fixture loads").ruleset;
+    let disjoint = (1..200u64)
+        .find(|&seed| {
+            let mut engine = Engine::new(rules.clone()).unwrap();
+            let state = engine.new_game(&GameSetup::new(&rules, seed, 2, "human"), &mut Events::discard()).unwrap();
+            let theirs = &state.seats[1].hand;
+            theirs.iter().all(|card| !state.seats[0].hand.contains(card)) && theirs[0] != theirs[1]
+        })
+        .expect("a seed deals two different hands");
+    let mut harness = harness_at_launcher(vec![entry]);
+    click(&mut harness, "New game");
+    harness.get_by_role_and_label(egui::accesskit::Role::ComboBox, "Seat 2").click();
+    harness.run();
+    click(&mut harness, "Computer: easy");
+    set_seed(&mut harness, disjoint);
+    click(&mut harness, "Start game");
+    let session = &harness.state().game().expect("game").session;
+    assert_eq!(session.viewer(), 0, "the window shows what the person's seat sees");
+    let name = |card: u16| session.rules.card_ids[card as usize].clone();
+    let mine: Vec<String> = session.state.seats[0].hand.iter().map(|(_, c)| name(*c)).collect();
+    let theirs: Vec<String> = session.state.seats[1].hand.iter().map(|(_, c)| name(*c)).collect();
+    let computer = session.state.seats[1].name.clone();
+    assert!(has_label(&harness, "Your hand"));
+    for card in &mine {
+        assert!(has_label(&harness, card), "the person sees its own {card}");
+    }
+    for card in &theirs {
+        assert!(!has_label(&harness, card), "the computer's {card} is not on the screen");
+    }
+    assert!(has_label(&harness, &format!("{computer}: 2 cards")));
+    assert!(harness.query_all_by_label_contains("shown:").next().is_none(), "nothing was shown to the person");
+
+    // The computer's first card is shown to the person: now the window names it.
+    harness.state_mut().game_mut().expect("game").session.edit_state(|state| {
+        state.seats[1].show(0, Some(0));
+    });
+    harness.run();
+    assert!(has_label(&harness, &format!("  shown: {}", theirs[0])), "the card shown to the person, alone");
+    assert!(!has_label(&harness, &theirs[1]), "the other stays hidden");
+}
+
 /// Clicks the board at a space, where it was drawn.
 fn click_board(harness: &mut Harness<'static, PlayerApp>, space: u32) {
     let at = harness.state().game().expect("game").board.screen_pos(space).expect("the board was drawn");
@@ -845,4 +893,40 @@ fn a_preview_figure_says_whether_it_is_exact_or_sampled() {
     );
     // A figure with no chance in it (the damage of a roll made) says nothing of odds.
     assert_eq!(format_preview(&figure("Damage", 8.0, Method::Certain)), "Damage: 8");
+}
+
+/// A response offered out of turn is asked of the seat it is offered to, on the mover's turn:
+/// the window shows that seat's choice (the response, or "Decline") and nothing of the mover's
+/// until it is answered. The fixture `toll_road`: stepping onto another seat's piece offers that
+/// seat a toll and a shove.
+#[test]
+fn a_response_out_of_turn_is_asked_of_its_seat_with_a_decline_button() {
+    let road = meeple_tests::root().join("engine/tests/fixtures/toll_road");
+    let mut harness = harness_at_launcher(vec![ModEntry::load(&road, Origin::User)]);
+    click(&mut harness, "New game");
+    harness.get_by_role_and_label(egui::accesskit::Role::ComboBox, "Seat 2").click();
+    harness.run();
+    click(&mut harness, "Person");
+    set_seed(&mut harness, 1);
+    click(&mut harness, "Start game");
+    // Seat 1 steps to `b`, where nobody stands; then seat 2 steps onto it.
+    click(&mut harness, "Step");
+    click_option(&mut harness, "b");
+    let session = &harness.state().game().expect("game").session;
+    assert_eq!((session.state.turn.seat, session.seat()), (1, 1), "no offer: seat 2's turn");
+    click(&mut harness, "Step");
+    click_option(&mut harness, "b");
+    let session = &harness.state().game().expect("game").session;
+    assert_eq!((session.state.turn.seat, session.seat()), (1, 0), "seat 1 answers on seat 2's turn");
+    assert!(has_label(&harness, "Take the toll") && has_label(&harness, "Decline"));
+    assert!(!has_label(&harness, "Step"), "nothing of seat 2's turn is offered meanwhile");
+    click(&mut harness, "Take the toll");
+    let session = &harness.state().game().expect("game").session;
+    assert_eq!(session.state.seats[0].resources[0], 12, "the toll is paid to seat 1");
+    // Then the shove: declined.
+    assert!(has_label(&harness, "Shove back"));
+    click(&mut harness, "Decline");
+    let session = &harness.state().game().expect("game").session;
+    assert!(session.state.turn.offers.is_empty());
+    assert_eq!(session.seat(), 0, "seat 2 had stepped: its turn ended, and seat 1's began");
 }

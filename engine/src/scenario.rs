@@ -661,7 +661,7 @@ impl Scenario {
         let others = self.state.seats.iter_mut().enumerate().filter(|(other, _)| *other != seat as usize);
         for (_, other) in others {
             if let Some(at) = other.hand.iter().position(|held| *held == (deck, card)) {
-                other.hand.remove(at);
+                other.remove_card(at);
                 return Ok(());
             }
         }
@@ -817,7 +817,7 @@ impl UserData for Scenario {
             g.engine
                 .legal_actions(&g.state, &mut actions)
                 .map_err(|e| engine_error(lua, e.to_string(), e.is_out_of_time()))?;
-            let seat = g.state.turn.seat;
+            let seat = g.state.to_act();
             let records: Vec<ActionRecord> = actions.iter().map(|a| to_record(&rules, &g.state, seat, a)).collect();
             lua.to_value(&records)
         });
@@ -918,7 +918,7 @@ impl UserData for Scenario {
             // they are drawn last; then each named card is taken from wherever it is.
             let held: Vec<u16> =
                 g.state.seats[seat as usize].hand.iter().filter(|(d, _)| *d == deck).map(|(_, card)| *card).collect();
-            g.state.seats[seat as usize].hand.retain(|(d, _)| *d != deck);
+            g.state.seats[seat as usize].retain_cards(|(d, _)| *d != deck);
             let piles = &mut g.state.decks[deck as usize];
             for card in held.into_iter().rev() {
                 piles.draw.insert(0, card);
@@ -1039,7 +1039,7 @@ impl UserData for Scenario {
                 .map_err(runtime)?;
             let mut taken = 0u64;
             while g.state.outcome.is_none() && taken < limit.unwrap_or(u64::MAX) {
-                let seat = g.state.turn.seat;
+                let seat = g.state.to_act();
                 let action = players[seat as usize]
                     .decide(&mut g.engine, &g.state)
                     .map_err(|e| engine_error(lua, e.to_string(), e.is_out_of_time()))?;

@@ -145,7 +145,7 @@ pub fn play_one(engine: &mut Engine, config: &SimConfig, index: u64) -> Result<G
     let mut state = engine.new_game(&setup, &mut events).map_err(|e| format!("game {index}: {e}"))?;
     let mut actions = 0u64;
     while state.outcome.is_none() {
-        let seat = state.turn.seat as usize;
+        let seat = state.to_act() as usize;
         let action = players[seat].decide(engine, &state).map_err(|e| {
             format!("game {index}, turn {}: the computer player could not decide: {e}", state.turn.number)
         })?;

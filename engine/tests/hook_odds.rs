@@ -92,6 +92,42 @@ fn a_hook_that_reads_the_game_is_worked_out_for_each_state() {
 fn a_hook_that_draws_differently_when_run_again_is_an_error() {
     let (rules, mut engine, state) = start();
     let error = engine.preview(&state, &action(&rules, "fickle", &[])).expect_err("no odds").to_string();
-    assert!(error.contains("actions.fickle.preview.Expected damage"), "{error}");
+    assert!(error.contains("data.toml:46:33 actions.fickle.preview.\"Expected damage\""), "{error}");
     assert!(error.contains("draw"), "{error}");
+}
+
+/// The commonest way a hook would keep a count between calls — a Lua global — is refused where
+/// it happens: previews, computer players and the odds run hooks any number of times, and a
+/// replay does not, so such a count would make the same game come out differently.
+#[test]
+fn a_hook_cannot_keep_data_in_lua_globals() {
+    let manifest = common::manifest("counting");
+    let data = r#"
+[board]
+kind = "graph"
+terrain = "land"
+spaces = [{ id = "a" }, { id = "b" }]
+links = [["a", "b"]]
+
+[terrain.land]
+
+[vars]
+seen = 0
+
+[actions.count]
+label = "Count"
+effect = ["seen = hook('count')"]
+"#;
+    let hooks = "LIMIT = 3\nfunction count() CALLS = (CALLS or 0) + 1 return math.min(CALLS, LIMIT) end\n";
+    let folder = common::write_mod(
+        "counting",
+        &[("mod.toml", manifest.as_bytes()), ("data.toml", data.as_bytes()), ("hooks/count.lua", hooks.as_bytes())],
+    );
+    let rules = common::loaded(&folder);
+    let (mut engine, mut state, _) = common::new_game(&rules, 1, 2);
+    let count = action(&rules, "count", &[]);
+    let error = engine.apply(&mut state, &count, &mut meeple_engine::game::Events::discard()).unwrap_err().to_string();
+    assert!(error.contains("hooks keep nothing in Lua globals"), "{error}");
+    assert!(error.contains("the global `CALLS`"), "{error}");
+    assert!(error.contains("count.lua:2"), "the line that assigns: {error}");
 }

@@ -198,7 +198,8 @@ fn the_json_of_a_run_shows_hidden_values_every_hand_and_a_hooks_dice() {
     let all: Vec<serde_json::Value> =
         start.list().iter().chain(events.list()).map(|e| event_json(&rules, &state, e)).collect();
     let named = |name: &str| all.iter().filter(|e| e["event"] == name).cloned().collect::<Vec<_>>();
-    // Hidden values are in the events and the state like any other.
+    // For the referee (`meeple run` without `--as`), hidden values are in the events and the
+    // state like any other; a seat's view is another matter (tests/hidden_information.rs).
     let changed = named("resource_changed");
     assert_eq!(changed.len(), 1);
     assert_eq!((changed[0]["resource"].as_str(), changed[0]["to"].as_i64()), (Some("secret"), Some(1)));

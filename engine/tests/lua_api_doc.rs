@@ -93,8 +93,7 @@ fn compare(what: &str, real: &BTreeSet<String>, doc: &BTreeSet<String>) {
 fn the_hook_api_is_described_exactly() {
     let rules = common::fixture("tiny");
     let runtime = HookRuntime::new(rules).expect("the fixture's hooks load");
-    let lua = runtime.lua();
-    let globals = lua.globals();
+    let globals = runtime.globals();
 
     // The globals hooks get: Lua's own, the mod's functions, and the API tables.
     let mod_functions = runtime.defined_functions();

@@ -75,6 +75,12 @@ success = "hits >= 4"
 effect = ["{effect}"]
 preview = { example = "{preview}" }
 
+[actions.toll]
+label = "Toll"
+response = true
+params = [{ name = "payer", kind = "seat" }]
+effect = ["payer.gold -= 1", "me.gold += 1"]
+
 [end]
 win = "seat.number == 99"
 "#;

@@ -296,7 +296,7 @@ fn lua_changes_are_clamped_and_reported_like_toml_changes() {
     assert_eq!(state.pieces[0].stats[rules.stat_index("health").unwrap()], 7);
     assert_eq!(state.pieces[1].space, space(&state, "d"));
     let new: Vec<&Event> = events.list()[mark..].iter().collect();
-    assert!(new.contains(&&Event::CounterChanged { space: b, counter: gold, from: 0, to: 10 }));
+    assert!(new.contains(&&Event::CounterChanged { space: b, counter: gold, from: 0, to: 10, owner: None }));
     assert!(new.contains(&&Event::OwnerChanged { space: b, from: None, to: Some(0) }));
     assert!(new.contains(&&Event::ResourceChanged { seat: 1, resource: coins as u16, from: 3, to: 0 }));
     assert!(new.iter().any(|e| matches!(e, Event::Log { text } if text == "meddled 10")));

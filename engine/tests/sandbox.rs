@@ -644,15 +644,18 @@ fn replaced_globals_and_metatables_fool_only_the_mod() {
         let mut engine = Engine::new(rules.clone()).expect("engine");
         let (mut state, mut events) = new_game(&mut engine, &rules);
         state.script_data.insert("attack".into(), ScriptValue::Text("hijack".into()));
-        // Replacing its own globals and the shared string metatable is allowed...
-        engine.apply(&mut state, &action(&rules, "attack"), &mut events).expect("the hijack itself runs");
-        // ...and only breaks the mod's own code: the engine still calls the function it found
-        // when loading, reports the mod's error, and rolls back.
-        state.script_data.insert("attack".into(), ScriptValue::Text("harmless".into()));
+        // Tricks on the shared string metatable and the API tables only fool the mod's own code;
+        // replacing a global is refused at its line (globals are frozen once the hooks load),
+        // and the action is rolled back.
         let hash = state.hash();
-        let error = engine.apply(&mut state, &action(&rules, "attack"), &mut events).expect_err("run_attack is gone");
-        assert!(error.to_string().contains("attempt to call a nil value (global 'run_attack')"), "{error}");
+        let error =
+            engine.apply(&mut state, &action(&rules, "attack"), &mut events).expect_err("a global cannot be replaced");
+        assert!(error.to_string().contains("attacks.lua:455"), "{error}");
+        assert!(error.to_string().contains("the global `pcall`"), "{error}");
         assert_eq!(state.hash(), hash);
+        // The mod's own functions are still there: the engine calls what it found when loading.
+        state.script_data.insert("attack".into(), ScriptValue::Text("harmless".into()));
+        engine.apply(&mut state, &action(&rules, "attack"), &mut events).expect("run_attack is still there");
         engine.apply(&mut state, &action(&rules, "calm"), &mut events).expect("the game goes on");
         // Another engine has its own Lua state, untouched.
         let mut fresh = Engine::new(rules.clone()).expect("engine");

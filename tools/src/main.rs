@@ -29,7 +29,8 @@ enum Command {
     },
     /// Play computer-versus-computer games and report win rates, draws and game length.
     Sim(cli::sim::SimArgs),
-    /// Apply a scripted list of actions and print the events and the final state as JSON.
+    /// Apply a scripted list of actions and print the events and the final state as JSON: all
+    /// of it (the referee's view), or with --as SEAT only what that seat may see.
     Run(cli::run::RunArgs),
     /// Re-simulate a saved game and check its state hash.
     Replay(cli::replay::ReplayArgs),

@@ -1,6 +1,12 @@
 //! Computer players. A player picks one of the legal actions the engine lists; it never sees
 //! more than the engine offers, and its own randomness comes from its own seeded stream, so a
 //! simulated game is reproducible and the game's stream stays the rules' alone.
+//!
+//! A player reasons only from what its seat may see. When the mod hides anything, it decides
+//! from a guess at the game ([`guess_game`]): its seat's view ([`GameState::view_for`]) with
+//! every card it does not know drawn from its own stream among the cards whose place it does
+//! not know. Which actions are legal is what the game offers the seat, as the window offers a
+//! person; how good each is, it judges in the guess.
 
 mod greedy;
 mod random;
@@ -10,8 +16,45 @@ pub use greedy::GreedyPlayer;
 pub use random::RandomPlayer;
 pub use search::{SearchBudget, SearchPlayer};
 
+use crate::game::view::{fill_unknown_cards, hides_anything};
 use crate::game::{Action, Engine, GameState, RuleError};
 use crate::rng::GameRng;
+use crate::rules::Ruleset;
+
+/// The view of the seat acting in `state`, when the mod hides anything from some seat; `None`
+/// when it hides nothing, so that the game itself is every seat's view (but for the random
+/// stream, which no score reads and look-ahead replaces).
+pub(crate) fn seat_view(rules: &Ruleset, state: &GameState) -> Option<GameState> {
+    hides_anything(rules).then(|| state.view_for(rules, state.to_act()))
+}
+
+/// A guess at the game consistent with a seat's `view`: every card it does not know drawn from
+/// `rng`, and a random stream of its own seeded from `rng`.
+pub(crate) fn guess_game(rules: &Ruleset, mut view: GameState, rng: &mut GameRng) -> GameState {
+    fill_unknown_cards(rules, &mut view, rng);
+    view.rng = GameRng::from_seed(rng.next_u64());
+    view
+}
+
+/// Visits every legal action of `state` — the real game: what the seat is offered — in listing
+/// order, with its score (as [`Engine::ai_score`] gives it) in the game the seat `believes` in,
+/// when it decides from a guess, else in `state`.
+fn for_each_scored_in(
+    engine: &mut Engine,
+    state: &GameState,
+    believes: Option<&GameState>,
+    legal: &mut Vec<Action>,
+    scores: &mut Vec<Option<(f64, Option<f64>)>>,
+    mut visit: impl FnMut(Action, Option<(f64, Option<f64>)>),
+) -> Result<(), RuleError> {
+    let Some(believes) = believes else { return engine.for_each_scored(state, visit) };
+    engine.legal_actions(state, legal)?;
+    engine.ai_scores(believes, legal, scores)?;
+    for (action, score) in legal.iter().zip(scores.iter()) {
+        visit(*action, *score);
+    }
+    Ok(())
+}
 
 /// A computer player. Deciding fails only when the mod's rules do while the player weighs its
 /// options — listing or scoring them past the engine's counted limits — and the error names

@@ -8,9 +8,14 @@
 //! Playing to the end is the classic rollout improvement of a base policy: with wins counted,
 //! the choice only departs from the greedy one when the sampled games say it does better.
 //!
+//! When the mod hides anything, it reasons from its seat's view: it ranks its candidates in one
+//! guess at what the seat does not see, and plays every future in a new guess (the same for
+//! every candidate), so the cards it cannot see count only as often as they are likely.
+//!
 //! Its effort is counted in rollouts, not seconds, so a simulation stays reproducible.
 
 use super::{GreedyPlayer, Player};
+use crate::game::view::fill_unknown_cards;
 use crate::game::{Action, ActionKind, Engine, Events, GameState, Outcome, RuleError, SeatStatus};
 use crate::rng::GameRng;
 
@@ -36,6 +41,10 @@ impl Default for SearchBudget {
     }
 }
 
+/// Set apart the stream a future's guess at the unseen cards is drawn from and the stream of
+/// its dice, which both come from the future's seed.
+const GUESS_STREAM: u64 = 0x6A09_E667_F3BC_C909;
+
 pub struct SearchPlayer {
     rng: GameRng,
     budget: SearchBudget,
@@ -53,12 +62,19 @@ impl SearchPlayer {
     /// allowed; and which of them the medium player would take (the best one reaching its
     /// `ai.min`, a tie broken at random exactly as medium breaks it, else passing). That choice
     /// goes first among the actions of its score, so it is always a candidate.
-    fn candidates(&mut self, engine: &mut Engine, state: &GameState) -> Result<(Vec<Action>, usize), RuleError> {
+    /// The scores are read in the game its seat `believes` in, when it decides from a guess.
+    fn candidates(
+        &mut self,
+        engine: &mut Engine,
+        state: &GameState,
+        believes: Option<&GameState>,
+    ) -> Result<(Vec<Action>, usize), RuleError> {
         let mut ranked: Vec<(f64, bool, Action)> = Vec::new();
         let mut pass = None;
         let mut medium = super::greedy::Best::new();
         let rng = &mut self.rng;
-        engine.for_each_scored(state, |action, score| {
+        let (mut legal, mut scores) = (Vec::new(), Vec::new());
+        super::for_each_scored_in(engine, state, believes, &mut legal, &mut scores, |action, score| {
             medium.offer(rng, &action, score, action);
             match action.kind {
                 ActionKind::Leave => {}
@@ -107,7 +123,7 @@ impl SearchPlayer {
             if engine.work_done().wrapping_sub(started) > self.budget.work {
                 return Ok(true);
             }
-            let seat = state.turn.seat as usize;
+            let seat = state.to_act() as usize;
             let action = self.rollout_players[seat].decide(engine, state)?;
             if engine.apply(state, &action, &mut events).is_err() {
                 // A continuation that cannot go on is judged where it stands.
@@ -153,16 +169,21 @@ impl Player for SearchPlayer {
     }
 
     fn decide(&mut self, engine: &mut Engine, state: &GameState) -> Result<Action, RuleError> {
-        let (candidates, greedy) = self.candidates(engine, state)?;
+        // What its seat sees, when the mod hides anything, and a first guess at the rest to rank
+        // the candidates in; every future below is played in a guess of its own.
+        let rules = engine.rules().clone();
+        let view = super::seat_view(&rules, state);
+        let believes = view.clone().map(|view| super::guess_game(&rules, view, &mut self.rng));
+        let (candidates, greedy) = self.candidates(engine, state, believes.as_ref())?;
         match candidates.as_slice() {
             [] => return Ok(Action::pass()),
             [only] => return Ok(*only),
             _ => {}
         }
-        let me = state.turn.seat;
+        let me = state.to_act();
         while self.rollout_players.len() < state.seats.len() {
             let seed = self.rng.next_u64();
-            self.rollout_players.push(GreedyPlayer::new(GameRng::from_seed(seed)));
+            self.rollout_players.push(GreedyPlayer::in_guessed_game(GameRng::from_seed(seed)));
         }
         // The same sampled dice for every candidate, so they are compared on equal luck.
         self.seeds.clear();
@@ -179,11 +200,18 @@ impl Player for SearchPlayer {
         let started = engine.work_done();
         let mut futures_judged = 0;
         'futures: for r in 0..self.seeds.len() {
+            // A new guess at what the seat does not see in every future, the same for every
+            // candidate, drawn from the future's own seed so it does not depend on the order.
+            let world = view.as_ref().map(|view| {
+                let mut world = view.clone();
+                fill_unknown_cards(&rules, &mut world, &mut GameRng::from_seed(self.seeds[r] ^ GUESS_STREAM));
+                world
+            });
             for (i, &candidate) in candidates.iter().enumerate() {
                 if refused[i] {
                     continue;
                 }
-                let mut future = state.clone();
+                let mut future = world.as_ref().unwrap_or(state).clone();
                 future.rng = GameRng::from_seed(self.seeds[r]);
                 if engine.apply(&mut future, &candidate, &mut events).is_err() {
                     refused[i] = true;

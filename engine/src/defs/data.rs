@@ -176,11 +176,14 @@ pub struct CounterDef {
     /// The largest value; writes above it are lowered to it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max: Option<i64>,
-    /// Hidden from the player window: its panels, tooltips, the number drawn on spaces and its
-    /// log leave the value out (variables are never shown there). Not a secret: every change is
-    /// still an event (`resource_changed`, `stat_changed`, `counter_changed`, `var_changed`)
-    /// that `meeple run`'s JSON, scenario tests and Lua hooks see, and the state's JSON lists the
-    /// value.
+    /// A secret of its owner's: a resource is seen only by its seat, a stat by the piece's
+    /// owner, a space counter by the space's owner (an unowned space's, by nobody). Other
+    /// seats' views leave it out — `meeple run --as`, the JSON of their view (`null`), their
+    /// events (its changes are left out) and their computer players (which read its starting
+    /// value) — and the player window shows it to nobody (panels, tooltips, the number on
+    /// spaces, the log). A variable belongs to no seat: `hidden` only keeps it out of the
+    /// window. The rules, Lua hooks, scenario tests and `meeple run` without `--as` (the
+    /// referee) read every value.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub hidden: bool,
 }
@@ -320,12 +323,15 @@ pub struct DeckDef {
     /// an empty draw pile simply gives no more cards.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub reshuffle: bool,
-    /// Whether a seat's hand of this deck is hidden from the other seats in the player window:
-    /// when some deck's is and several people share the screen, it shows a hand-over screen
-    /// before each person's turn. (The window shows only the hand of the person to move, and
-    /// the others' as counts, whatever this says.) The engine hides nothing: the rules
-    /// (`in_hand`), hooks (`game.hand`) and computer players read every hand, and the events
-    /// and `meeple run`'s JSON name every card drawn.
+    /// Whether a card of this deck in a seat's hand is hidden from the other seats: each seat
+    /// sees its own cards and those shown to it (`reveal_hand`, `reveal_card`); the others'
+    /// are unknown in its view (their number is public), in its events (another seat's
+    /// `cards_drawn` is a count), in `meeple run --as`, in the window and to its computer
+    /// player, which guesses them from what the seat knows. When some deck's cards are hidden
+    /// and several people share the screen, the window shows a hand-over screen before each
+    /// person's turn. `false` deals the hands face up: every seat sees them. Either way a draw
+    /// pile's order and cards are nobody's to see, and a discard pile is everyone's. The rules
+    /// and Lua hooks (the referee) read every hand.
     #[serde(default = "yes")]
     pub hidden: bool,
 }
@@ -510,6 +516,13 @@ pub struct ActionDef {
     /// `params`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub after_roll: Vec<ParamDef>,
+    /// `true`: a response, taken out of turn. No phase lists it: an effect offers it to a seat
+    /// with `offer("id", seat, …)`, giving its first parameters, and that seat takes it (choosing
+    /// the rest) or passes, declining, before anyone else acts — an ambush called when an enemy
+    /// lands on one's piece, a bribe paid to be let through. It may not have `after_roll`
+    /// choices. See [How a game runs](how-a-game-runs.md#responses-out-of-turn).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub response: bool,
     /// The label of cancelling the action after its roll (with `after_roll`), e.g. "Cancel move".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cancel_label: Option<String>,

@@ -21,7 +21,8 @@ pub(crate) fn set_counter(
     let to = rules.space_counters[counter as usize].clamp(value);
     *state.counter_mut(space, counter) = to;
     if to != from {
-        events.push_with(|| Event::CounterChanged { space, counter, from, to });
+        let owner = state.owner(space);
+        events.push_with(|| Event::CounterChanged { space, counter, from, to, owner });
     }
     to
 }
@@ -59,12 +60,14 @@ pub(crate) fn set_resource(
 
 /// Sets a piece's stat (clamped).
 pub(crate) fn set_stat(rules: &Ruleset, state: &mut GameState, events: &mut Events, piece: u32, stat: u16, value: i64) {
-    let slot = &mut state.pieces[piece as usize].stats[stat as usize];
+    let held = &mut state.pieces[piece as usize];
+    let owner = (held.owner != NO_SEAT).then_some(held.owner);
+    let slot = &mut held.stats[stat as usize];
     let from = *slot;
     let to = rules.stats[stat as usize].clamp(value);
     *slot = to;
     if to != from {
-        events.push_with(|| Event::StatChanged { piece, stat, from, to });
+        events.push_with(|| Event::StatChanged { piece, stat, from, to, owner });
     }
 }
 
@@ -182,4 +185,51 @@ pub(crate) fn remove_piece(state: &mut GameState, events: &mut Events, piece: u3
     removed.alive = false;
     removed.space = NO_SPACE;
     events.push_with(|| Event::PieceRemoved { piece });
+}
+
+/// Shows cards of `seat`'s hand, by position, to the seat `to` or to every seat (`None`): from
+/// then on they are in that seat's view. Reports the cards it had not seen, one event per deck;
+/// a seat is never shown its own cards.
+pub(crate) fn reveal_cards(state: &mut GameState, events: &mut Events, seat: u8, positions: &[usize], to: Option<u8>) {
+    if to == Some(seat) {
+        return;
+    }
+    let holder = &mut state.seats[seat as usize];
+    let mut shown: Vec<(u16, Vec<u16>)> = Vec::new();
+    for &position in positions {
+        let Some(&(deck, card)) = holder.hand.get(position) else { continue };
+        if holder.show(position, to) {
+            match shown.iter_mut().find(|(d, _)| *d == deck) {
+                Some((_, cards)) => cards.push(card),
+                None => shown.push((deck, vec![card])),
+            }
+        }
+    }
+    for (deck, cards) in shown {
+        events.push_with(|| Event::CardsRevealed { seat, to, deck, cards });
+    }
+}
+
+/// Shows every card `seat` holds to `to`, or to every seat (`None`).
+pub(crate) fn reveal_hand(state: &mut GameState, events: &mut Events, seat: u8, to: Option<u8>) {
+    let positions: Vec<usize> = (0..state.seats[seat as usize].hand.len()).collect();
+    reveal_cards(state, events, seat, &positions, to);
+}
+
+/// Shows one copy of `card` in `seat`'s hand — the first that `to` (every seat, for `None`) has
+/// not seen — to `to`; returns false, changing nothing, when there is no such copy.
+pub(crate) fn reveal_card(state: &mut GameState, events: &mut Events, seat: u8, card: u16, to: Option<u8>) -> bool {
+    let holder = &state.seats[seat as usize];
+    let unseen = |position: usize| match to {
+        Some(viewer) => !holder.shown_to(seat, position, viewer),
+        None => holder.shown.get(position) != Some(&super::state::EVERY_SEAT),
+    };
+    let found = (0..holder.hand.len()).find(|&position| holder.hand[position].1 == card && unseen(position));
+    match found {
+        Some(position) if to != Some(seat) => {
+            reveal_cards(state, events, seat, &[position], to);
+            true
+        }
+        _ => false,
+    }
 }

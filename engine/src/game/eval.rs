@@ -1088,7 +1088,8 @@ impl Env for WriteCx<'_> {
         for (space, from) in before {
             let to = self.state.counter(space, counter);
             if to != from {
-                self.events.push_with(|| Event::CounterChanged { space, counter, from, to });
+                let owner = self.state.owner(space);
+                self.events.push_with(|| Event::CounterChanged { space, counter, from, to, owner });
             }
         }
         self.space_buffer = eligible;
@@ -1316,6 +1317,20 @@ fn run_proc(cx: &mut WriteCx, proc: Proc, args: &[Expr], frame: &mut Vec<Value>)
             piece.space = NO_SPACE;
             cx.events.push_with(|| Event::PieceRemoved { piece: p });
         }
+        Proc::Offer(action) => {
+            // `args[0]` stands for the quoted action id.
+            let seat = target_seat(cx, &args[1], frame)?;
+            let mut given = Vec::with_capacity(args.len() - 2);
+            for arg in &args[2..] {
+                given.push(super::legal::value_arg(eval(cx, arg, frame)?));
+            }
+            // A seat no longer playing is offered nothing.
+            if cx.state.seats[seat as usize].status == super::SeatStatus::Active {
+                let shown = given.clone();
+                cx.events.push_with(|| Event::Offered { seat, action, args: shown });
+                cx.state.turn.offers.push(super::state::Offer { seat, action, args: given });
+            }
+        }
         Proc::Give => {
             let p = target_piece(cx, &args[0], frame)?;
             let item = match eval(cx, &args[1], frame)? {
@@ -1337,15 +1352,31 @@ fn run_proc(cx: &mut WriteCx, proc: Proc, args: &[Expr], frame: &mut Vec<Value>)
         }
         Proc::Discard(card) => {
             let seat = target_seat(cx, &args[0], frame)?;
-            let hand = &mut cx.state.seats[seat as usize].hand;
-            if let Some(position) = hand.iter().position(|(_, c)| *c == card) {
-                let (deck, _) = hand.remove(position);
+            let holder = &mut cx.state.seats[seat as usize];
+            if let Some(position) = holder.hand.iter().position(|(_, c)| *c == card) {
+                let (deck, _) = holder.remove_card(position);
                 cx.state.decks[deck as usize].discard.push(card);
                 cx.events.push_with(|| Event::CardDiscarded { seat, deck, card });
             } else {
                 let id = cx.rules.card_ids[card as usize].clone();
                 return Err(RuleError::new(format!("seat {} has no `{id}` in hand to discard", seat + 1)));
             }
+        }
+        Proc::RevealHand => {
+            let seat = target_seat(cx, &args[0], frame)?;
+            let to = match args.get(1) {
+                Some(to) => Some(target_seat(cx, to, frame)?),
+                None => None,
+            };
+            changes::reveal_hand(cx.state, cx.events, seat, to);
+        }
+        Proc::RevealCard(card) => {
+            let seat = target_seat(cx, &args[0], frame)?;
+            let to = match args.get(2) {
+                Some(to) => Some(target_seat(cx, to, frame)?),
+                None => None,
+            };
+            changes::reveal_card(cx.state, cx.events, seat, card, to);
         }
         Proc::Log => {
             let index = match args.first() {

@@ -44,6 +44,9 @@ pub enum Event {
         counter: u16,
         from: i64,
         to: i64,
+        /// Who owned the space when it changed: the one seat that sees the change of a
+        /// `hidden` counter ([`Event::seen_by`]).
+        owner: Option<u8>,
     },
     OwnerChanged {
         space: u32,
@@ -61,6 +64,9 @@ pub enum Event {
         stat: u16,
         from: i64,
         to: i64,
+        /// Who owned the piece when it changed: the one seat that sees the change of a `hidden`
+        /// stat ([`Event::seen_by`]).
+        owner: Option<u8>,
     },
     VarChanged {
         var: u16,
@@ -103,6 +109,17 @@ pub enum Event {
     Cancelled {
         action: u16,
     },
+    /// A seat was offered a response out of turn, with the parameters the offer gives.
+    Offered {
+        seat: u8,
+        action: u16,
+        args: Vec<i64>,
+    },
+    /// A seat passed on the response it was offered.
+    Declined {
+        seat: u8,
+        action: u16,
+    },
     Shuffled {
         deck: u16,
     },
@@ -115,6 +132,14 @@ pub enum Event {
         seat: u8,
         deck: u16,
         card: u16,
+    },
+    /// Cards in a seat's hand were shown to one seat (`to`), or to every seat (`None`). Only
+    /// those that seat had not seen yet are listed.
+    CardsRevealed {
+        seat: u8,
+        to: Option<u8>,
+        deck: u16,
+        cards: Vec<u16>,
     },
     MatchEnded {
         number: u32,

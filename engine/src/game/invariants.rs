@@ -83,6 +83,10 @@ impl GameState {
                     None => problem(format!("seat {index} holds a card of deck {deck} of {}", rules.decks.len())),
                 }
             }
+            // Who saw which card is kept by position in the hand: never for cards not held.
+            if seat.shown.len() > seat.hand.len() {
+                problem(format!("seat {index} has {} cards shown of {} held", seat.shown.len(), seat.hand.len()));
+            }
         }
 
         for (index, piece) in self.pieces.iter().enumerate() {

@@ -5,7 +5,7 @@
 
 use super::action::{Action, ActionKind, MAX_PARAMS, NOT_CHOSEN};
 use super::eval::{self, ReadCx};
-use super::state::{GameState, NO_SEAT, NO_SPACE, SeatStatus};
+use super::state::{GameState, NO_SEAT, NO_SPACE, Offer, SeatStatus};
 use super::{ActionError, Engine, RuleError};
 use crate::board::Scratch;
 use crate::defs::ParamKind;
@@ -27,7 +27,7 @@ pub(crate) fn arg_value(kind: ParamKind, arg: i64) -> Value {
     }
 }
 
-fn value_arg(value: Value) -> i64 {
+pub(crate) fn value_arg(value: Value) -> i64 {
     match value {
         Value::Space(s) | Value::Piece(s) => i64::from(s),
         Value::Seat(s) => i64::from(s),
@@ -119,6 +119,19 @@ pub(crate) fn list<S: Sink>(
     let seat = state.turn.seat;
     let phase = &rules.phases[state.turn.phase as usize];
     let mut cx = ReadCx { rules, state, scratch, odds: None, hooks: None };
+    if let Some(offer) = state.turn.offers.first() {
+        // A response awaits its seat: only the offered action, with the parameters the offer
+        // gave, and the choices left to that seat (passing declines it).
+        let index = offer.action;
+        let rule = &rules.actions[index as usize];
+        fill_frame(frame, rule, offer.seat, &offered_action(offer));
+        let mut counting = Counting { sink: &mut *sink, any: false };
+        enumerate(&mut cx, rule, index, offer.args.len(), rule.before_roll, frame, &mut counting);
+        if eval::ListingWork::exceeded() {
+            return Err(blame(index));
+        }
+        return Ok(counting.any);
+    }
     if let Some(pending) = &state.turn.pending {
         // Only the rolled action's choices can be made now (or it is cancelled).
         let index = pending.action;
@@ -167,7 +180,12 @@ pub(crate) fn list_pass_and_leave<S: Sink>(rules: &Ruleset, state: &GameState, f
         return;
     }
     let phase = &rules.phases[state.turn.phase as usize];
-    if state.turn.pending.is_some() {
+    if !state.turn.offers.is_empty() {
+        // Passing declines the response offered.
+        if sink.take(Action::pass()) {
+            return;
+        }
+    } else if state.turn.pending.is_some() {
         if sink.take(Action::cancel()) {
             return;
         }
@@ -523,6 +541,9 @@ pub(crate) fn check(engine: &mut Engine, state: &GameState, seat: u8, action: &A
     if state.seats.get(seat as usize).is_none_or(|s| s.status != SeatStatus::Active) {
         return Err(ActionError::NotYourTurn(seat.wrapping_add(1)));
     }
+    if let Some(offer) = state.turn.offers.first() {
+        return check_response(engine, state, offer, action);
+    }
     match action.kind {
         ActionKind::Leave => {
             if engine.rules.data.seats.allow_leaving {
@@ -612,6 +633,46 @@ pub(crate) fn check(engine: &mut Engine, state: &GameState, seat: u8, action: &A
     }
 }
 
+/// The action an offer names, with the parameters it gives and 0 for the rest.
+pub(crate) fn offered_action(offer: &Offer) -> Action {
+    Action::rule(offer.action, &offer.args)
+}
+
+/// Checks the answer to the response offered first: passing (declining), leaving, or the
+/// offered action with the parameters the offer gave and legal choices for the rest.
+fn check_response(engine: &mut Engine, state: &GameState, offer: &Offer, action: &Action) -> Result<(), ActionError> {
+    let rules: &Ruleset = &engine.rules;
+    let offered = &rules.actions[offer.action as usize];
+    match action.kind {
+        ActionKind::Pass => Ok(()),
+        ActionKind::Leave if rules.data.seats.allow_leaving => Ok(()),
+        ActionKind::Rule(index) if index == offer.action => {
+            let given = offer.args.len();
+            if action.args[..given] != offer.args[..] {
+                return Err(ActionError::Illegal {
+                    action: offered.id.clone(),
+                    reason: "the parameters the offer gave cannot change".into(),
+                });
+            }
+            if action.args.get(offered.params.len()..).is_some_and(|unused| unused.iter().any(|&arg| arg != 0)) {
+                return Err(ActionError::Illegal {
+                    action: offered.id.clone(),
+                    reason: format!("it has {} parameter(s); the other argument slots must be 0", offered.params.len()),
+                });
+            }
+            let mut frame = std::mem::take(&mut engine.frame);
+            fill_frame(&mut frame, offered, offer.seat, action);
+            let result = {
+                let mut cx = ReadCx { rules, state, scratch: &mut engine.scratch, odds: None, hooks: None };
+                check_params_from(&mut cx, offered, action, &mut frame, false, given)
+            };
+            engine.frame = frame;
+            result.map_err(|reason| ActionError::Illegal { action: offered.id.clone(), reason })
+        }
+        _ => Err(ActionError::AwaitingResponse { seat: offer.seat + 1, action: offered.id.clone() }),
+    }
+}
+
 /// The check of an action of the shape [`ActionRule::is_owned_then_neighbor`] done the way the
 /// listing does it; when it fails, [`check_params`] finds out why.
 fn owned_then_neighbor_holds(state: &GameState, rule: &ActionRule, seat: u8, action: &Action) -> bool {
@@ -636,8 +697,20 @@ fn check_params(
     frame: &mut [Value],
     awaiting: bool,
 ) -> Result<(), String> {
+    check_params_from(cx, rule, action, frame, awaiting, 0)
+}
+
+/// [`check_params`] from parameter `first` on: the ones before it were given by an offer.
+fn check_params_from(
+    cx: &mut ReadCx,
+    rule: &ActionRule,
+    action: &Action,
+    frame: &mut [Value],
+    awaiting: bool,
+    first: usize,
+) -> Result<(), String> {
     let state = cx.state;
-    for i in stage_params(rule, awaiting) {
+    for i in stage_params(rule, awaiting).filter(|&i| i >= first) {
         let param = &rule.params[i];
         let arg = action.args[i];
         let value = arg_value(param.kind, arg);

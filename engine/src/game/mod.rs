@@ -19,6 +19,7 @@ pub mod record;
 pub mod render;
 pub mod seating;
 pub mod state;
+pub mod view;
 
 use std::sync::Arc;
 
@@ -108,6 +109,8 @@ pub enum ActionError {
     NothingToCancel,
     #[error("`{0}` was rolled: make its choices or cancel it first")]
     AwaitingChoice(String),
+    #[error("seat {seat} must first answer the offer of `{action}` (take it or pass)")]
+    AwaitingResponse { seat: u8, action: String },
     #[error("the rules failed: {0}")]
     Rule(#[from] RuleError),
 }
@@ -321,6 +324,7 @@ impl Engine {
                     side: *side,
                     resources: rules.resources.iter().map(|r| r.initial).collect(),
                     hand: Vec::new(),
+                    shown: Vec::new(),
                 })
                 .collect(),
             owners: vec![state::NO_SEAT; space_count],
@@ -342,6 +346,7 @@ impl Engine {
                 phase: 0,
                 used: vec![0; rules.budget_names.len()],
                 pending: None,
+                offers: Vec::new(),
             },
             outcome: None,
             script_data: Default::default(),
@@ -462,7 +467,7 @@ impl Engine {
         if state.outcome.is_some() {
             return Err(ActionError::GameOver);
         }
-        let seat = state.turn.seat;
+        let seat = state.to_act();
         self.apply_as(state, seat, action, events)
     }
 
@@ -478,7 +483,7 @@ impl Engine {
         if state.outcome.is_some() {
             return Err(ActionError::GameOver);
         }
-        if seat != state.turn.seat && action.kind != ActionKind::Leave {
+        if seat != state.to_act() && action.kind != ActionKind::Leave {
             return Err(ActionError::NotYourTurn(seat + 1));
         }
         legal::check(self, state, seat, action)?;
@@ -516,6 +521,9 @@ impl Engine {
         events: &mut Events,
     ) -> Result<(), RuleError> {
         events.push_with(|| Event::Acted { seat, action: *action });
+        if !state.turn.offers.is_empty() && action.kind != ActionKind::Leave {
+            return self.answer_offer(state, seat, action, events);
+        }
         match action.kind {
             ActionKind::Pass => self.with_cx(state, events, |cx| flow::end_phase(cx)),
             ActionKind::Leave => self.with_cx(state, events, |cx| {
@@ -563,23 +571,46 @@ impl Engine {
                             return flow::after_roll(cx);
                         }
                     }
-                    if let Some(success) = &rule.success {
-                        let ok = eval::eval_bool(cx, success, &frame)
-                            .map_err(|e| e.context(cx.rules, &format!("actions.{}.success", rule.id)))?;
-                        cx.events.push_with(|| Event::Decided { success: ok });
-                        let (branch, key) =
-                            if ok { (&rule.on_success, "on_success") } else { (&rule.on_failure, "on_failure") };
-                        eval::exec(cx, branch, &mut frame)
-                            .map_err(|e| e.context(cx.rules, &format!("actions.{}.{key}", rule.id)))?;
-                    }
-                    eval::exec(cx, &rule.effect, &mut frame)
-                        .map_err(|e| e.context(cx.rules, &format!("actions.{}.effect", rule.id)))?;
-                    flow::after_action(cx)
+                    run_outcome(cx, rule, &mut frame)
                 });
                 self.frame = frame;
                 result
             }
         }
+    }
+
+    /// The answer to the response offered first: passing declines it; the offered action runs
+    /// for the seat it was offered to, outside the phase's budget. Either way the offer is
+    /// done with, and the next one (or the seat to move) acts next.
+    fn answer_offer(
+        &mut self,
+        state: &mut GameState,
+        seat: u8,
+        action: &Action,
+        events: &mut Events,
+    ) -> Result<(), RuleError> {
+        let offer = state.turn.offers.remove(0);
+        let ActionKind::Rule(index) = action.kind else {
+            events.push_with(|| Event::Declined { seat, action: offer.action });
+            return Ok(());
+        };
+        let mut frame = std::mem::take(&mut self.frame);
+        let result = self.with_cx(state, events, |cx| {
+            let rule = &cx.rules.actions[index as usize];
+            legal::fill_frame(&mut frame, rule, seat, action);
+            for (i, (name, expr)) in rule.rolls.iter().enumerate() {
+                cx.roll_name = if cx.events.enabled() { Some(name.clone()) } else { None };
+                let value = eval::eval(cx, expr, &frame)
+                    .map_err(|e| e.context(cx.rules, &format!("actions.{}.rolls.{name}", rule.id)))?;
+                frame[rule.roll_slot(i) as usize] = value;
+            }
+            cx.roll_name = None;
+            eval::exec(cx, &rule.on_roll, &mut frame)
+                .map_err(|e| e.context(cx.rules, &format!("actions.{}.on_roll", rule.id)))?;
+            run_outcome(cx, rule, &mut frame)
+        });
+        self.frame = frame;
+        result
     }
 
     /// Runs automatic flow until a seat has a real choice: ends phases that offer nothing but
@@ -589,6 +620,12 @@ impl Engine {
         // the guard only protects against a mod whose phases never let a turn finish.
         for _ in 0..100_000 {
             if state.outcome.is_some() {
+                return Ok(());
+            }
+            // Responses offered out of turn are answered before the game moves on; a seat no
+            // longer playing answers nothing.
+            state.turn.offers.retain(|offer| state.seats[offer.seat as usize].status == SeatStatus::Active);
+            if !state.turn.offers.is_empty() {
                 return Ok(());
             }
             let seat = state.turn.seat;
@@ -640,7 +677,7 @@ impl Engine {
         let rules = self.rules.clone();
         let rule = &rules.actions[index as usize];
         rule.success.as_ref()?;
-        let frame = legal::bind_frame(rule, state.turn.seat, action);
+        let frame = legal::bind_frame(rule, state.to_act(), action);
         let mut odds = odds::OddsCx::new(&mut self.odds, index);
         odds.chance(&rules, state, &frame, self.hooks.as_mut()).ok()
     }
@@ -657,7 +694,7 @@ impl Engine {
         let rules = self.rules.clone();
         let rule = &rules.actions[index as usize];
         let rolled = state.turn.pending.as_ref().is_some_and(|p| p.action == index);
-        let mut frame = legal::bind_frame(rule, state.turn.seat, action);
+        let mut frame = legal::bind_frame(rule, state.to_act(), action);
         legal::fill_pending_rolls(&mut frame, rule, index, state);
         let reads_rolls = |expr: &crate::rules::ir::Expr| {
             (0..rule.rolls.len()).any(|i| expr.uses_slot_outside_odds(rule.roll_slot(i)))
@@ -683,8 +720,11 @@ impl Engine {
             if !shown_now {
                 continue;
             }
-            let figure = figure(&mut cx, label, expr, &frame)
-                .map_err(|error| error.context(&rules, &format!("actions.{}.preview.{label}", rule.id)))?;
+            let figure = figure(&mut cx, label, expr, &frame).map_err(|error| {
+                // Named as the loader names where it is written: a label with spaces is quoted.
+                let key = crate::source::format_key(label);
+                error.context(&rules, &format!("actions.{}.preview.{key}", rule.id))
+            })?;
             figures.push(figure);
         }
         Ok(figures)
@@ -777,6 +817,20 @@ impl Engine {
     }
 }
 
+/// The end of an action once its rolls are made: `success` and its branch, the `effect`, then
+/// what follows every action.
+fn run_outcome(cx: &mut WriteCx, rule: &crate::rules::ActionRule, frame: &mut Vec<Value>) -> Result<(), RuleError> {
+    if let Some(success) = &rule.success {
+        let ok = eval::eval_bool(cx, success, frame)
+            .map_err(|e| e.context(cx.rules, &format!("actions.{}.success", rule.id)))?;
+        cx.events.push_with(|| Event::Decided { success: ok });
+        let (branch, key) = if ok { (&rule.on_success, "on_success") } else { (&rule.on_failure, "on_failure") };
+        eval::exec(cx, branch, frame).map_err(|e| e.context(cx.rules, &format!("actions.{}.{key}", rule.id)))?;
+    }
+    eval::exec(cx, &rule.effect, frame).map_err(|e| e.context(cx.rules, &format!("actions.{}.effect", rule.id)))?;
+    flow::after_action(cx)
+}
+
 /// One preview figure: its value and, when odds in it were sampled, how far the value can be
 /// off. Each sampled estimate is moved up by its margin in turn and the figure worked out again:
 /// the margins of the figure's own answers, added in quadrature.
@@ -830,6 +884,10 @@ fn score_action(
     {
         return Ok(Some((p, rule.ai_min)));
     }
+    // A score of the contest's dice counts alone (`chance * to.dice - …`), worked out before.
+    if let Some(score) = odds.known_contest_score(state, index, &action.args) {
+        return Ok(Some((score, rule.ai_min)));
+    }
     score_action_by_eval(rules, state, odds, frame, scratch, hooks, index, action)
 }
 
@@ -854,12 +912,18 @@ fn score_action_by_eval(
         // A staged action without a start score is worth starting at 0, like an unscored one.
         return Ok(rule.ai_score.as_ref().map(|_| (0.0, rule.ai_min)));
     };
-    legal::fill_frame(frame, rule, state.turn.seat, action);
+    legal::fill_frame(frame, rule, state.to_act(), action);
     legal::fill_pending_rolls(frame, rule, index, state);
-    let mut odds = odds::OddsCx::new(odds, index);
-    let mut cx = eval::ReadCx { rules, state, scratch, odds: Some(&mut odds), hooks };
+    let mut odds_cx = odds::OddsCx::new(odds, index);
+    let mut cx = eval::ReadCx { rules, state, scratch, odds: Some(&mut odds_cx), hooks };
     match eval::eval(&mut cx, score, frame) {
-        Ok(value) => Ok(Some((value.as_num(), rule.ai_min))),
+        Ok(value) => {
+            let value = value.as_num();
+            if !starting && !awaiting {
+                odds.remember_contest_score(rule, state, index, &action.args, value);
+            }
+            Ok(Some((value, rule.ai_min)))
+        }
         Err(error) => {
             let key = if starting { "start_score" } else { "score" };
             Err(error.context(rules, &format!("actions.{}.ai.{key}", rule.id)))

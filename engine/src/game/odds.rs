@@ -176,8 +176,38 @@ pub struct OddsCache {
     chances: FastMap<(u16, [u32; 4]), f64>,
     /// Per action: a direct table for two-dice contests, when the action has that shape.
     contests: Vec<ContestSlot>,
+    /// Per action: the computer-player scores of a contest whose `ai.score` reads nothing but
+    /// `chance` and the two dice counts, by those counts (see [`ScoreSlot`]).
+    contest_scores: Vec<ScoreSlot>,
     /// What Lua hooks called in odds return, over their draws.
     hooks: HookDists,
+}
+
+/// Whether an action's `ai.score` is a function of its contest's two dice counts alone, found
+/// out on first use: then it is worked out once per pair of counts and kept, as the chance is.
+#[derive(Default)]
+enum ScoreSlot {
+    #[default]
+    Unknown,
+    No,
+    /// `CONTEST_SIZE × CONTEST_SIZE` scores, NaN until worked out.
+    Yes(Vec<f64>),
+}
+
+/// Whether `expr` reads nothing but constants, `chance` and the counters the contest's dice
+/// counts are (`from.dice`, `to.dice`): then its value depends on those counts alone.
+fn reads_only_contest(expr: &Expr, contest: &Contest) -> bool {
+    let counts = |slot: u16, counter: u16| {
+        contest.sources.iter().any(|source| {
+            matches!(*source, CountSource::ArgCounter { arg, counter: c } if arg + 1 == slot as usize && c == counter)
+        })
+    };
+    !expr.any_node(&|e| !match e {
+        Expr::Const(_) | Expr::Chance | Expr::Unary(UnaryOp::Neg, _) | Expr::Arith(..) => true,
+        Expr::Call(Func::Min | Func::Max | Func::Abs | Func::Clamp, _) => true,
+        Expr::SlotCounter { slot, counter } => counts(*slot, *counter),
+        _ => false,
+    })
 }
 
 /// Whether an action's odds have the two-dice contest shape, found out on first use.
@@ -311,14 +341,12 @@ impl OddsCache {
 }
 
 impl OddsCache {
-    /// The chance of a contest action straight from its arguments, when its dice counts are
-    /// space counters of its parameters and the table already has the entry: what a computer
-    /// player needs for every candidate attack, without binding a frame.
+    /// The counts of a contest action's two dice from its arguments, when both are counters of
+    /// argument spaces and fit the tables.
     #[inline]
-    pub fn known_contest_chance(&self, state: &GameState, action: u16, args: &[i64]) -> Option<f64> {
+    fn contest_counts(&self, state: &GameState, action: u16, args: &[i64]) -> Option<usize> {
         let Some(ContestSlot::Yes(contest)) = self.contests.get(action as usize) else { return None };
         let (a, b) = match contest.sources {
-            // Both counts are counters of argument spaces (`from.dice` against `to.dice`).
             [CountSource::ArgCounter { arg: x, counter: cx }, CountSource::ArgCounter { arg: y, counter: cy }] => {
                 let spaces = 0..state.owners.len() as i64;
                 let (sx, sy) = (*args.get(x)?, *args.get(y)?);
@@ -332,7 +360,57 @@ impl OddsCache {
         if !(0..CONTEST_SIZE as i64).contains(&a) || !(0..CONTEST_SIZE as i64).contains(&b) {
             return None;
         }
-        let p = contest.table[a as usize * CONTEST_SIZE + b as usize];
+        Some(a as usize * CONTEST_SIZE + b as usize)
+    }
+
+    /// The computer-player score of a contest action straight from its arguments, when its
+    /// score depends on the two dice counts alone and was worked out for them before.
+    #[inline]
+    pub fn known_contest_score(&self, state: &GameState, action: u16, args: &[i64]) -> Option<f64> {
+        let Some(ScoreSlot::Yes(table)) = self.contest_scores.get(action as usize) else { return None };
+        let score = table[self.contest_counts(state, action, args)?];
+        (!score.is_nan()).then_some(score)
+    }
+
+    /// Keeps a score just worked out by the evaluator, when the action's score depends on its
+    /// contest's dice counts alone (decided at the first score of the action).
+    pub fn remember_contest_score(
+        &mut self,
+        rule: &crate::rules::ActionRule,
+        state: &GameState,
+        action: u16,
+        args: &[i64],
+        score: f64,
+    ) {
+        let index = action as usize;
+        if self.contest_scores.len() <= index {
+            self.contest_scores.resize_with(index + 1, ScoreSlot::default);
+        }
+        if matches!(self.contest_scores[index], ScoreSlot::Unknown) {
+            // The contest's shape is known once its chance was asked for; until then, wait.
+            let verdict = match (self.contests.get(index), &rule.ai_score) {
+                (Some(ContestSlot::Yes(contest)), Some(expr)) if reads_only_contest(expr, contest) => {
+                    ScoreSlot::Yes(vec![f64::NAN; CONTEST_SIZE * CONTEST_SIZE])
+                }
+                (Some(ContestSlot::Unknown) | None, _) => return,
+                _ => ScoreSlot::No,
+            };
+            self.contest_scores[index] = verdict;
+        }
+        if let Some(cell) = self.contest_counts(state, action, args)
+            && let ScoreSlot::Yes(table) = &mut self.contest_scores[index]
+        {
+            table[cell] = score;
+        }
+    }
+
+    /// The chance of a contest action straight from its arguments, when its dice counts are
+    /// space counters of its parameters and the table already has the entry: what a computer
+    /// player needs for every candidate attack, without binding a frame.
+    #[inline]
+    pub fn known_contest_chance(&self, state: &GameState, action: u16, args: &[i64]) -> Option<f64> {
+        let Some(ContestSlot::Yes(contest)) = self.contests.get(action as usize) else { return None };
+        let p = contest.table[self.contest_counts(state, action, args)?];
         (!p.is_nan()).then_some(p)
     }
 }
@@ -349,6 +427,9 @@ pub struct OddsCx<'a> {
     /// The place of one estimate to move up by its margin, for working out how far the figure
     /// moves with it.
     nudge: Option<usize>,
+    /// `chance` once worked out: an odds context serves one action with one frame, and a score
+    /// such as `chance * to.dice - (1 - chance) * from.dice` asks twice.
+    known_chance: Option<(f64, Option<f64>)>,
 }
 
 /// How a figure was worked out.
@@ -373,7 +454,7 @@ pub struct Figure {
 
 impl<'a> OddsCx<'a> {
     pub fn new(cache: &'a mut OddsCache, action: u16) -> Self {
-        Self { cache, action, calls: 0, estimates: Vec::new(), nudge: None }
+        Self { cache, action, calls: 0, estimates: Vec::new(), nudge: None, known_chance: None }
     }
 
     /// Starts a figure: forgets the estimates of the one before.
@@ -409,7 +490,14 @@ impl<'a> OddsCx<'a> {
         frame: &[Value],
         hooks: Option<&mut HookRuntime>,
     ) -> Result<f64, RuleError> {
-        let (p, margin) = self.chance_with_margin(rules, state, frame, hooks)?;
+        let (p, margin) = match self.known_chance {
+            Some(known) => known,
+            None => {
+                let known = self.chance_with_margin(rules, state, frame, hooks)?;
+                self.known_chance = Some(known);
+                known
+            }
+        };
         Ok(self.note(p, margin))
     }
 
@@ -524,7 +612,7 @@ impl<'a> OddsCx<'a> {
         // The sampled hooks' results stand for many outcomes each: the spread of the whole
         // figure over `samples` draws bounds how far its mean can be off (by the law of total
         // variance, never less than the part the samples add).
-        let margin = samples.map(|n| Z95 * dist.spread() / f64::from(n).sqrt());
+        let margin = samples.map(|n| margin_of_mean(&dist, n));
         Ok(self.note(mean, margin))
     }
 
@@ -571,7 +659,18 @@ const Z95: f64 = 1.959_963_984_540_054;
 
 /// Half the 95% interval of a chance estimated from `samples` draws.
 fn margin_of_chance(p: f64, samples: u32) -> f64 {
-    Z95 * (p * (1.0 - p)).sqrt() / f64::from(samples).sqrt()
+    // Never 0: a chance no sample met may still be above 0 (and one every sample met, below
+    // 1): by the "rule of three", up to 3/n at 95%.
+    let n = f64::from(samples);
+    (Z95 * (p * (1.0 - p)).sqrt() / n.sqrt()).max(3.0 / n)
+}
+
+/// Half the 95% interval of a mean estimated from `samples` draws of a distribution: never 0,
+/// since outcomes no sample met may still move it (see [`margin_of_chance`]).
+fn margin_of_mean(dist: &Dist, samples: u32) -> f64 {
+    let n = f64::from(samples);
+    let largest = dist.values.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+    (Z95 * dist.spread() / n.sqrt()).max(3.0 / n * largest)
 }
 
 /// The value of a dice count that is a constant or a space counter of a parameter, read
@@ -612,6 +711,10 @@ pub const HOOK_SAMPLES: u32 = 50_000;
 /// Random runs that first estimate how many combinations a hook's draws have, so that a hook
 /// with millions is sampled at once rather than after enumerating [`MAX_EXACT_HOOK_RUNS`].
 const SIZE_PROBES: u32 = 64;
+/// Lua instructions the runs that work out one hook's distribution may take together: enough
+/// for [`HOOK_SAMPLES`] runs of a thousand instructions each and more. Past it the figure is an
+/// error, whatever was worked out before (these runs count apart from the action's own work).
+pub const ODDS_INSTRUCTION_LIMIT: u64 = 200_000_000;
 /// Hook distributions remembered at most; past it the memory starts afresh.
 const MAX_REMEMBERED_HOOKS: usize = 4096;
 
@@ -624,8 +727,6 @@ pub(crate) struct HookDist {
     dist: Dist,
     /// `Some(n)`: estimated from `n` seeded runs.
     samples: Option<u32>,
-    /// The Lua instructions it took to work out, charged again when reused.
-    cost: u64,
 }
 
 /// Remembered hook distributions.
@@ -885,24 +986,38 @@ impl Outcomes<'_, '_> {
         let state_hash = self.hook_dists.read_game.contains_key(&call).then(|| self.state.hash());
         let key: HookKey = (call.0, call.1.clone(), state_hash);
         if let Some(known) = self.hook_dists.known.get(&key) {
-            hooks.charge_reused(known.cost)?;
             if let Some(n) = known.samples {
                 self.samples = Some(self.samples.map_or(n, |m| m.min(n)));
             }
             return Ok(known.dist.clone());
         }
         let mut copy = self.state.clone();
+        // Seeded by the call alone, never by what is remembered: the same figure comes out
+        // whatever was worked out before.
         let seed = {
             let mut bytes = name.as_bytes().to_vec();
             for b in &key.1 {
                 bytes.extend_from_slice(&b.to_le_bytes());
             }
-            bytes.extend_from_slice(&state_hash.unwrap_or(0).to_le_bytes());
             crate::game::state::fnv1a(&bytes)
         };
-        let before = hooks.instructions_done();
-        let (dist, samples, read_game) = work_out_hook(hooks, index, name, args, &mut copy, seed)?;
-        let cost = hooks.instructions_done() - before;
+        hooks.begin_odds(ODDS_INSTRUCTION_LIMIT);
+        let worked_out = work_out_hook(hooks, index, name, args, &mut copy, seed);
+        let within = hooks.end_odds();
+        let (dist, samples, read_game) = worked_out.map_err(|error| {
+            if within {
+                error
+            } else {
+                RuleError::new(format!(
+                    "working out the odds of hook `{name}` ran more than {} Lua instructions ({} runs at most, each a \
+                     combination of its draws or a sample): make the hook draw less",
+                    crate::lua::api_doc::grouped(ODDS_INSTRUCTION_LIMIT),
+                    crate::lua::api_doc::grouped(
+                        u64::from(MAX_EXACT_HOOK_RUNS.max(HOOK_SAMPLES)) + u64::from(SIZE_PROBES)
+                    )
+                ))
+            }
+        })?;
         if let Some(n) = samples {
             self.samples = Some(self.samples.map_or(n, |m| m.min(n)));
         }
@@ -913,9 +1028,9 @@ impl Outcomes<'_, '_> {
             // First seen reading the game: remembered per state from now on.
             self.hook_dists.read_game.insert(call.clone(), ());
             let key = (call.0, call.1, Some(self.state.hash()));
-            self.hook_dists.known.insert(key, HookDist { dist: dist.clone(), samples, cost });
+            self.hook_dists.known.insert(key, HookDist { dist: dist.clone(), samples });
         } else {
-            self.hook_dists.known.insert(key, HookDist { dist: dist.clone(), samples, cost });
+            self.hook_dists.known.insert(key, HookDist { dist: dist.clone(), samples });
         }
         Ok(dist)
     }
@@ -1092,5 +1207,9 @@ mod tests {
         };
         assert!(page.contains(&format!("up to {} runs", grouped(MAX_EXACT_HOOK_RUNS))), "runs");
         assert!(page.contains(&format!("run {} times instead", grouped(HOOK_SAMPLES))), "samples");
+        assert!(
+            page.contains(&format!("may take\n  {} Lua instructions", grouped(ODDS_INSTRUCTION_LIMIT as u32))),
+            "odds limit"
+        );
     }
 }

@@ -60,7 +60,7 @@ pub fn from_record(rules: &Ruleset, state: &GameState, record: &ActionRecord) ->
             return Err(format!("there is no seat {n}: the game has {} seats", state.seats.len()));
         }
         Some(n) => n - 1,
-        None => state.turn.seat,
+        None => state.to_act(),
     };
     let action = match record.action.as_str() {
         "pass" => Action::pass(),

@@ -5,11 +5,16 @@ use serde_json::{Value as Json, json};
 
 use super::events::Event;
 use super::record::to_record;
-use super::state::{GameState, NO_SEAT, NO_SPACE, Outcome, SeatStatus};
+use super::state::{GameState, NO_SEAT, NO_SPACE, Outcome, SeatStatus, UNKNOWN_CARD};
 use crate::rules::Ruleset;
 
 fn seat(s: u8) -> Json {
     json!(s as u64 + 1)
+}
+
+/// A card by its id; `null` for a card the view does not know ([`UNKNOWN_CARD`]).
+fn card(rules: &Ruleset, card: u16) -> Json {
+    rules.card_ids.get(card as usize).map_or(Json::Null, |id| json!(id))
 }
 
 fn opt_seat(s: Option<u8>) -> Json {
@@ -64,7 +69,7 @@ pub fn event_json(rules: &Ruleset, state: &GameState, event: &Event) -> Json {
             json!({ "event": "rolled", "roll": roll, "sides": sides, "faces": faces, "value": value })
         }
         Event::Decided { success } => json!({ "event": "decided", "success": success }),
-        Event::CounterChanged { space: s, counter, from, to } => json!({
+        Event::CounterChanged { space: s, counter, from, to, .. } => json!({
             "event": "counter_changed", "space": space(state, *s), "counter": name(&rules.space_counters, *counter), "from": from, "to": to,
         }),
         Event::OwnerChanged { space: s, from, to } => json!({
@@ -73,7 +78,7 @@ pub fn event_json(rules: &Ruleset, state: &GameState, event: &Event) -> Json {
         Event::ResourceChanged { seat: s, resource, from, to } => json!({
             "event": "resource_changed", "seat": seat(*s), "resource": name(&rules.resources, *resource), "from": from, "to": to,
         }),
-        Event::StatChanged { piece, stat, from, to } => json!({
+        Event::StatChanged { piece, stat, from, to, .. } => json!({
             "event": "stat_changed", "piece": piece + 1, "stat": name(&rules.stats, *stat), "from": from, "to": to,
         }),
         Event::VarChanged { var, from, to } => {
@@ -98,15 +103,44 @@ pub fn event_json(rules: &Ruleset, state: &GameState, event: &Event) -> Json {
             json!({ "event": "awaiting_choice", "action": rules.actions[*action as usize].id })
         }
         Event::Cancelled { action } => json!({ "event": "cancelled", "action": rules.actions[*action as usize].id }),
+        Event::Offered { seat: s, action, args } => {
+            // The parameters given, by name, as an action record names them.
+            let offered = super::Action::rule(*action, args);
+            let mut record = super::record::to_record(rules, state, *s, &offered);
+            let given = rules.actions[*action as usize].params.iter().skip(args.len()).map(|p| p.name.clone());
+            for name in given {
+                record.args.remove(&name);
+            }
+            json!({ "event": "offered", "seat": seat(*s), "action": record.action, "args": record.args })
+        }
+        Event::Declined { seat: s, action } => {
+            json!({ "event": "declined", "seat": seat(*s), "action": rules.actions[*action as usize].id })
+        }
         Event::Shuffled { deck } => json!({ "event": "shuffled", "deck": rules.decks[*deck as usize].id }),
+        // Cards another seat drew are a number in that seat's view of the event.
+        Event::CardsDrawn { seat: s, deck, cards } if cards.contains(&UNKNOWN_CARD) => json!({
+            "event": "cards_drawn", "seat": seat(*s), "deck": rules.decks[*deck as usize].id, "count": cards.len(),
+        }),
         Event::CardsDrawn { seat: s, deck, cards } => json!({
             "event": "cards_drawn", "seat": seat(*s), "deck": rules.decks[*deck as usize].id,
-            "cards": cards.iter().map(|c| rules.card_ids[*c as usize].clone()).collect::<Vec<_>>(),
+            "cards": cards.iter().map(|c| card(rules, *c)).collect::<Vec<_>>(),
         }),
-        Event::CardDiscarded { seat: s, deck, card } => json!({
+        Event::CardDiscarded { seat: s, deck, card: c } => json!({
             "event": "card_discarded", "seat": seat(*s), "deck": rules.decks[*deck as usize].id,
-            "card": rules.card_ids[*card as usize],
+            "card": card(rules, *c),
         }),
+        Event::CardsRevealed { seat: s, to, deck, cards } => {
+            let mut value = json!({
+                "event": "cards_revealed", "seat": seat(*s), "to": to.map_or_else(|| json!("all"), seat),
+                "deck": rules.decks[*deck as usize].id,
+            });
+            // Cards shown to another seat are a number in this seat's view of the event.
+            value["count"] = json!(cards.len());
+            if !cards.contains(&UNKNOWN_CARD) {
+                value["cards"] = json!(cards.iter().map(|c| card(rules, *c)).collect::<Vec<_>>());
+            }
+            value
+        }
         Event::MatchEnded { number } => json!({ "event": "match_ended", "match": number }),
         Event::SeatLeft { seat: s } => json!({ "event": "seat_left", "seat": seat(*s) }),
         Event::SeatEliminated { seat: s } => json!({ "event": "seat_eliminated", "seat": seat(*s) }),
@@ -137,7 +171,7 @@ pub fn state_json(rules: &Ruleset, state: &GameState) -> Json {
                 "side": rules.data.seats.sides.get(s.side as usize).map_or_else(|| json!(s.side as u64 + 1), |side| json!(side.id)),
                 "spaces": state.owned_count(i as u8),
                 "resources": resources,
-                "hand": s.hand.iter().map(|(_, c)| rules.card_ids[*c as usize].clone()).collect::<Vec<_>>(),
+                "hand": s.hand.iter().map(|(_, c)| card(rules, *c)).collect::<Vec<_>>(),
             })
         })
         .collect();
@@ -163,22 +197,48 @@ pub fn state_json(rules: &Ruleset, state: &GameState) -> Json {
         .map(|(i, p)| {
             let stats: serde_json::Map<String, Json> =
                 rules.stats.iter().zip(&p.stats).map(|(s, v)| (s.id.clone(), json!(v))).collect();
-            json!({
+            let mut piece = json!({
                 "piece": i + 1,
                 "kind": rules.piece_kinds[p.kind as usize].id,
                 "owner": if p.owner == NO_SEAT { Json::Null } else { seat(p.owner) },
                 "space": if p.space == NO_SPACE { Json::Null } else { space(state, p.space) },
                 "stats": stats,
-            })
+            });
+            // What it holds, in order (an item's position is its place here, from 1).
+            if !p.items.is_empty() {
+                piece["items"] = p
+                    .items
+                    .iter()
+                    .map(|held| json!({ "item": rules.items[held.item as usize].id, "charges": held.charges }))
+                    .collect();
+            }
+            piece
         })
         .collect();
     let vars: serde_json::Map<String, Json> =
         rules.vars.iter().zip(&state.vars).map(|(v, x)| (v.id.clone(), json!(x))).collect();
-    json!({
+    // Responses offered out of turn and not answered yet: the first one's seat acts next.
+    let offers: Vec<Json> = state
+        .turn
+        .offers
+        .iter()
+        .map(|offer| {
+            let record = super::record::to_record(rules, state, offer.seat, &super::legal::offered_action(offer));
+            let given: serde_json::Map<String, Json> = rules.actions[offer.action as usize]
+                .params
+                .iter()
+                .take(offer.args.len())
+                .filter_map(|p| record.args.get(&p.name).map(|v| (p.name.clone(), v.clone())))
+                .collect();
+            json!({ "seat": seat(offer.seat), "action": record.action, "args": given })
+        })
+        .collect();
+    let mut json = json!({
         "turn": state.turn.number,
         "round": state.turn.round,
         "match": state.turn.match_number,
         "seat_to_move": state.turn.seat as u64 + 1,
+        "seat_to_act": state.to_act() as u64 + 1,
         "phase": rules.phases.get(state.turn.phase as usize).map(|p| p.id.clone()),
         "outcome": state.outcome.as_ref().map(outcome_json),
         "seats": seats,
@@ -186,5 +246,60 @@ pub fn state_json(rules: &Ruleset, state: &GameState) -> Json {
         "pieces": pieces,
         "vars": vars,
         "hash": state.hash_hex(),
-    })
+    });
+    if !offers.is_empty() {
+        json["offers"] = Json::Array(offers);
+    }
+    // Only games with cards have piles: the size of each draw pile (never its order) and the
+    // discard pile, oldest first.
+    if !rules.decks.is_empty() {
+        let decks: Vec<Json> = rules
+            .decks
+            .iter()
+            .zip(&state.decks)
+            .map(|(info, piles)| {
+                json!({
+                    "deck": info.id,
+                    "draw": piles.draw.len(),
+                    "discard": piles.discard.iter().map(|c| card(rules, *c)).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        json["decks"] = Json::Array(decks);
+    }
+    json
+}
+
+/// A seat's view ([`GameState::view_for`]) as `seat` may see it, readable: as [`state_json`]
+/// gives a state, with `null` for each card the seat does not know and each number it may not
+/// see, `"as"` naming the seat (`null` for a spectator, [`NO_SEAT`]), and no `"hash"` (a
+/// digest of the whole game, the unseen part included).
+pub fn view_json(rules: &Ruleset, view: &GameState, seat: u8) -> Json {
+    use super::view::sees_value;
+    let mut json = state_json(rules, view);
+    if let Json::Object(map) = &mut json {
+        map.remove("hash");
+        map.insert("as".into(), if seat == NO_SEAT { Json::Null } else { self::seat(seat) });
+    }
+    for (holder, entry) in json["seats"].as_array_mut().into_iter().flatten().enumerate() {
+        for info in rules.resources.iter().filter(|r| !sees_value(r.hidden, Some(holder as u8), seat)) {
+            entry["resources"][&info.id] = Json::Null;
+        }
+    }
+    if rules.space_counters.iter().any(|c| c.hidden) {
+        for (space, entry) in json["spaces"].as_array_mut().into_iter().flatten().enumerate() {
+            let owner = view.owner(space as u32);
+            for info in rules.space_counters.iter().filter(|c| !sees_value(c.hidden, owner, seat)) {
+                entry[&info.id] = Json::Null;
+            }
+        }
+    }
+    for entry in json["pieces"].as_array_mut().into_iter().flatten() {
+        let Some(piece) = entry["piece"].as_u64().and_then(|p| view.pieces.get(p as usize - 1)) else { continue };
+        let owner = (piece.owner != NO_SEAT).then_some(piece.owner);
+        for info in rules.stats.iter().filter(|s| !sees_value(s.hidden, owner, seat)) {
+            entry["stats"][&info.id] = Json::Null;
+        }
+    }
+    json
 }

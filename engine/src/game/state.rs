@@ -13,6 +13,12 @@ use crate::rng::GameRng;
 pub const NO_SEAT: u8 = u8::MAX;
 /// "Off the board" in piece positions.
 pub const NO_SPACE: u32 = u32::MAX;
+/// A card a seat's view does not know (another seat's card in hand, a card in a draw pile): it
+/// is no card of the mod, so `in_hand` never counts it, while `hand_size` does. Only views
+/// ([`GameState::view_for`]) hold it; a game never does.
+pub const UNKNOWN_CARD: u16 = u16::MAX;
+/// Every seat, in the masks of who has seen a card ([`SeatState::shown`]).
+pub const EVERY_SEAT: u64 = u64::MAX;
 
 /// Whether a seat is still playing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -41,6 +47,72 @@ pub struct SeatState {
     pub resources: Vec<i64>,
     /// Cards in hand: (deck index, card index), in the order drawn.
     pub hand: Vec<(u16, u16)>,
+    /// Who besides this seat has seen each card in hand, by position: bit `s` for seat `s`,
+    /// [`EVERY_SEAT`] when it was shown to all. Shorter than the hand when the last cards were
+    /// shown to nobody, and empty (and left out of saves) until a card is revealed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shown: Vec<u64>,
+}
+
+impl SeatState {
+    /// Whether `viewer` knows the card at `position` in this seat's hand: its holder
+    /// (`holder`, this seat's number) always does; another seat once the card was shown to it.
+    pub fn shown_to(&self, holder: u8, position: usize, viewer: u8) -> bool {
+        viewer == holder || self.shown.get(position).is_some_and(|mask| seat_in(*mask, viewer))
+    }
+
+    /// Shows the card at `position` to `viewer`, or to every seat (`None`); returns whether
+    /// that seat (or some seat) had not seen it yet.
+    pub fn show(&mut self, position: usize, viewer: Option<u8>) -> bool {
+        if position >= self.hand.len() {
+            return false;
+        }
+        if self.shown.len() <= position {
+            self.shown.resize(position + 1, 0);
+        }
+        let mask = &mut self.shown[position];
+        let before = *mask;
+        *mask = match viewer {
+            None => EVERY_SEAT,
+            Some(seat) if seat < 64 => before | (1 << seat),
+            // Beyond the mask's 64 seats a card can only be shown to all.
+            Some(_) => EVERY_SEAT,
+        };
+        *mask != before
+    }
+
+    /// Takes the card at `position` out of the hand, with the record of who saw it.
+    pub fn remove_card(&mut self, position: usize) -> (u16, u16) {
+        if position < self.shown.len() {
+            self.shown.remove(position);
+        }
+        self.trim_shown();
+        self.hand.remove(position)
+    }
+
+    /// Keeps the cards for which `keep` holds, with the records of who saw them.
+    pub fn retain_cards(&mut self, mut keep: impl FnMut(&(u16, u16)) -> bool) {
+        let mut position = 0;
+        while position < self.hand.len() {
+            if keep(&self.hand[position]) {
+                position += 1;
+            } else {
+                self.remove_card(position);
+            }
+        }
+    }
+
+    /// Drops the trailing "seen by nobody" entries, so a hand nobody was shown saves as before.
+    fn trim_shown(&mut self) {
+        while self.shown.last() == Some(&0) {
+            self.shown.pop();
+        }
+    }
+}
+
+/// Whether a mask of seats ([`SeatState::shown`]) holds `seat`.
+fn seat_in(mask: u64, seat: u8) -> bool {
+    mask == EVERY_SEAT || (seat < 64 && mask & (1 << seat) != 0)
 }
 
 /// A piece in play (or removed: pieces keep their ids for the whole game).
@@ -110,6 +182,19 @@ pub struct TurnState {
     /// An action rolled but not finished: only its completions or cancelling are legal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending: Option<PendingAction>,
+    /// Responses offered out of turn and not answered yet, in the order offered: the first
+    /// one's seat acts next (takes it or passes), before anyone else.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub offers: Vec<Offer>,
+}
+
+/// A response action offered to a seat out of turn (`offer(…)`), with its first parameters.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Offer {
+    pub seat: u8,
+    pub action: u16,
+    /// The parameters the offer gives, in order; the seat chooses the rest.
+    pub args: Vec<i64>,
 }
 
 fn is_first_seat(seat: &u8) -> bool {
@@ -346,6 +431,7 @@ impl GameState {
                 phase: 0,
                 used: Vec::new(),
                 pending: None,
+                offers: Vec::new(),
             },
             outcome: None,
             script_data: BTreeMap::new(),
@@ -364,6 +450,12 @@ impl GameState {
             }
         }
         self.owned = owned;
+    }
+
+    /// The seat that acts next: the seat offered a response out of turn, while one waits for
+    /// its answer; otherwise the seat whose turn it is.
+    pub fn to_act(&self) -> u8 {
+        self.turn.offers.first().map_or(self.turn.seat, |offer| offer.seat)
     }
 
     /// A portable 64-bit hash of everything saved: same game, same hash, on any machine.

@@ -315,12 +315,17 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
     }));
     api!("hand", |lua, a| with(lua, |c| {
         let seat = seat_arg(c, &arg(&a, 0), "hand")?;
+        // In a seat's view, the cards it does not know are not listed (`hand_size` counts them).
         let cards: Vec<String> = c.state.seats[seat as usize]
             .hand
             .iter()
-            .map(|(_, card)| c.rules.card_ids[*card as usize].clone())
+            .filter_map(|(_, card)| c.rules.card_ids.get(*card as usize).cloned())
             .collect();
         one(lua, cards)
+    }));
+    api!("hand_size", |lua, a| with(lua, |c| {
+        let seat = seat_arg(c, &arg(&a, 0), "hand_size")?;
+        one(lua, c.state.seats[seat as usize].hand.len() as i64)
     }));
     api!("get", |lua, a| with(lua, |c| {
         let key = name_arg(&arg(&a, 0), "get")?;
@@ -406,6 +411,27 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
         let rules = c.rules.clone();
         changes::set_stat(&rules, &mut c.state, &mut c.events, piece as u32, stat as u16, value);
         Ok(MultiValue::new())
+    }));
+    api!("reveal_hand", |_lua, a| with(_lua, |c| {
+        writable(c, "reveal_hand")?;
+        let seat = seat_arg(c, &arg(&a, 0), "reveal_hand")?;
+        let to = match arg(&a, 1) {
+            LuaValue::Nil => None,
+            v => Some(seat_arg(c, &v, "reveal_hand")?),
+        };
+        changes::reveal_hand(&mut c.state, &mut c.events, seat, to);
+        Ok(MultiValue::new())
+    }));
+    api!("reveal_card", |lua, a| with(lua, |c| {
+        writable(c, "reveal_card")?;
+        let seat = seat_arg(c, &arg(&a, 0), "reveal_card")?;
+        let name = name_arg(&arg(&a, 1), "reveal_card")?;
+        let card = lookup(c.rules.card_ids.iter().cloned(), &name, "card", "reveal_card")? as u16;
+        let to = match arg(&a, 2) {
+            LuaValue::Nil => None,
+            v => Some(seat_arg(c, &v, "reveal_card")?),
+        };
+        one(lua, changes::reveal_card(&mut c.state, &mut c.events, seat, card, to))
     }));
     api!("move_piece", |_lua, a| with(_lua, |c| {
         writable(c, "move_piece")?;

@@ -354,9 +354,18 @@ const GAME: ApiTable = ApiTable {
             .returns(&[r("integer[]", "pieces", "piece ids")])
             .example("for _, piece in ipairs(game.pieces(space)) do\n  game.set_stat(piece, \"health\", game.stat(piece, \"health\") - 1)\nend")
             .group(READ),
-        func("hand", "The cards in a seat's hand.")
+        func(
+            "hand",
+            "The cards in a seat's hand. Hooks run on the game itself and read every hand; in a \
+             computer player's guess at the game the cards its seat does not know are guessed too \
+             (see [How a game runs](how-a-game-runs.md#hidden-information)).",
+        )
+        .params(&[SEAT])
+        .returns(&[r("string[]", "cards", "card ids, in the hand's order (only the known ones, in a seat's view)")])
+        .group(READ),
+        func("hand_size", "How many cards a seat holds, known or not.")
             .params(&[SEAT])
-            .returns(&[r("string[]", "cards", "card ids, in the hand's order")])
+            .returns(&[r("integer", "count", "the number of cards in the hand")])
             .group(READ),
         func(
             "get",
@@ -376,7 +385,10 @@ const GAME: ApiTable = ApiTable {
              that. Anything else is refused with an error at the line that tried: functions, \
              coroutines, a table that holds itself, NaN and infinities, keys that are fractions, \
              booleans or tables. `nil` removes the data. Hooks keep nothing else between calls: a Lua \
-             variable does not survive a save or an undo.",
+             variable does not survive a save or an undo, and previews, computer players and odds run \
+             hooks any number of times that a replay does not. So once the hook files are loaded their \
+             globals are frozen: assigning one is an error at that line. A file's own `local`s are \
+             not caught: do not count in them either.",
         )
         .params(&[p("key", "string", "the name to keep it under"), opt("value", "any", "the data; nil removes it")])
         .example("local seen = game.get(\"seen\") or {}\nseen[#seen + 1] = game.turn()\ngame.put(\"seen\", seen)")
@@ -403,6 +415,29 @@ const GAME: ApiTable = ApiTable {
             .params(&[PIECE, p("name", "string", "the stat's id"), p("value", "integer", "the new value")])
             .group(CHANGE)
             .changes(),
+        func(
+            "reveal_hand",
+            "Shows every card a seat holds now to another seat, or to every seat: from then on they \
+             are in that seat's view (`meeple run --as`, the window, its computer player) until they \
+             leave the hand. A `cards_revealed` event names them for the seats they are shown to.",
+        )
+        .params(&[SEAT, opt("to", "integer", "the seat they are shown to; nil for every seat")])
+        .example("game.reveal_hand(2, game.current_seat())")
+        .group(CHANGE)
+        .changes(),
+        func(
+            "reveal_card",
+            "Shows one copy of a card in a seat's hand — one the other seat has not seen yet — to \
+             that seat, or to every seat.",
+        )
+        .params(&[
+            SEAT,
+            p("card", "string", "the card's id"),
+            opt("to", "integer", "the seat it is shown to; nil for every seat"),
+        ])
+        .returns(&[r("boolean", "shown", "false when the seat holds no such copy (nothing changes)")])
+        .group(CHANGE)
+        .changes(),
         func("move_piece", "Puts a piece on a space, or takes it off the board.")
             .params(&[PIECE, opt("space", "meeple.Space", "where it goes; nil takes it off the board")])
             .group(CHANGE)
@@ -1261,7 +1296,7 @@ pub fn markdown() -> String {
 }
 
 /// A number as the limits table shows it: `50 000 000`.
-fn grouped(n: u64) -> String {
+pub(crate) fn grouped(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
@@ -1301,6 +1336,11 @@ fn limits_markdown(out: &mut String) {
             "beyond it the hook is sampled instead, and the figure shown as \"≈, 95% ±margin\"",
         ),
         ("runs that sample a hook with more combinations", grouped(u64::from(crate::game::odds::HOOK_SAMPLES)), "—"),
+        (
+            "instructions the runs that work out one hook's odds may take together (apart from the action's own)",
+            grouped(crate::game::odds::ODDS_INSTRUCTION_LIMIT),
+            "the figure (preview, computer player's score) is an error naming the hook",
+        ),
         (
             "instructions one scenario test's own Lua may run (`meeple test`; the games it plays run their hooks under the limits above)",
             grouped(crate::scenario::TEST_INSTRUCTION_LIMIT),

@@ -105,6 +105,11 @@ pub struct HookRuntime {
     /// Instructions the hook calls of the current piece of work may still run together
     /// ([`sandbox::WORK_INSTRUCTION_LIMIT`]); [`HookRuntime::begin_work`] refills it.
     work_left: u64,
+    /// While the odds of a hook's draws are worked out: the instructions those runs may still
+    /// take. They count apart from the piece of work and from `instructions_done`, since the
+    /// odds remember their results: what runs then depends on what was worked out before, and
+    /// nothing that decides a game may.
+    odds_left: Option<u64>,
 }
 
 impl HookRuntime {
@@ -156,6 +161,10 @@ impl HookRuntime {
                 _ => functions.push(None),
             }
         }
+        budget.start_within(sandbox::WORK_INSTRUCTION_LIMIT);
+        if let Err(e) = sandbox::freeze_globals(&lua) {
+            errors.push(HookLoadError { file: "<lua>".into(), line: 0, message: sandbox::error_text(&e) });
+        }
         let mut handlers = Vec::new();
         if let Ok(list) = registry.raw_get::<mlua::Table>("handlers") {
             for pair in list.sequence_values::<mlua::Table>() {
@@ -176,6 +185,7 @@ impl HookRuntime {
                 handlers,
                 instructions_done: 0,
                 work_left: sandbox::WORK_INSTRUCTION_LIMIT,
+                odds_left: None,
             })
         } else {
             Err(errors)
@@ -206,10 +216,16 @@ impl HookRuntime {
             .collect()
     }
 
+    /// The hooks' globals: Lua's own, the API tables and what the hook files defined (kept
+    /// apart once the files are loaded, when the globals are frozen).
+    pub fn globals(&self) -> mlua::Table {
+        sandbox::frozen_globals(&self.lua).unwrap_or_else(|| self.lua.globals())
+    }
+
     /// Global functions the hook files define, for "did you mean".
     pub fn defined_functions(&self) -> Vec<String> {
         let mut names = Vec::new();
-        for pair in self.lua.globals().pairs::<String, LuaValue>() {
+        for pair in self.globals().pairs::<String, LuaValue>() {
             if let Ok((name, LuaValue::Function(_))) = pair
                 && !BUILTIN_GLOBALS.contains(&name.as_str())
             {
@@ -314,20 +330,15 @@ impl HookRuntime {
         (result, draws, read_game)
     }
 
-    /// Charges `instructions` to the current piece of work as if hooks had run them: what a
-    /// result the odds remember cost to work out is charged again when it is reused, so what a
-    /// piece of work may still run never depends on what was worked out before it.
-    pub(crate) fn charge_reused(&mut self, instructions: u64) -> Result<(), RuleError> {
-        if instructions > self.work_left {
-            self.work_left = 0;
-            return Err(RuleError::new(format!(
-                "hooks ran more than {} Lua instructions in one piece of work (working out odds)",
-                sandbox::WORK_INSTRUCTION_LIMIT
-            )));
-        }
-        self.work_left -= instructions;
-        self.instructions_done = self.instructions_done.saturating_add(instructions);
-        Ok(())
+    /// Starts working out the odds of a hook's draws: the runs until [`HookRuntime::end_odds`]
+    /// share `limit` instructions of their own.
+    pub(crate) fn begin_odds(&mut self, limit: u64) {
+        self.odds_left = Some(limit);
+    }
+
+    /// Ends working out odds; whether the runs stayed within their limit.
+    pub(crate) fn end_odds(&mut self) -> bool {
+        self.odds_left.take().is_some_and(|left| left > 0)
     }
 
     /// Calls every handler registered for an event, in registration order, with the seat
@@ -369,10 +380,31 @@ impl HookRuntime {
         let function = sandbox::compile(&lua, &format!("return {code}"), "=console")
             .or_else(|_| sandbox::compile(&lua, code, "=console"))
             .map_err(|e| sandbox::error_text(&e))?;
+        // The console keeps its own names: it reads the hooks' globals, but what it assigns
+        // stays in its own table, never among the hooks' (which are frozen).
+        function.set_environment(self.console_env()?).map_err(|e| sandbox::error_text(&e))?;
         let values = self
             .with_state(state, events, true, |_lua| function.call::<mlua::MultiValue>(()))
             .map_err(|e| sandbox::error_text(&e))?;
         Ok(values.iter().map(api::show_value).collect::<Vec<_>>().join("\t"))
+    }
+
+    /// The console's own globals, made at its first use: a table that reads through to the
+    /// hooks' globals.
+    fn console_env(&self) -> Result<mlua::Table, String> {
+        const KEY: &str = "meeple_console_env";
+        if let Ok(env) = self.lua.named_registry_value::<mlua::Table>(KEY) {
+            return Ok(env);
+        }
+        let made = (|| {
+            let env = self.lua.create_table()?;
+            let meta = self.lua.create_table()?;
+            meta.raw_set("__index", self.lua.globals())?;
+            env.set_metatable(Some(meta))?;
+            self.lua.set_named_registry_value(KEY, &env)?;
+            Ok::<_, mlua::Error>(env)
+        })();
+        made.map_err(|e| sandbox::error_text(&e))
     }
 
     fn with_state<R>(
@@ -390,11 +422,16 @@ impl HookRuntime {
             cell.writable = writable;
             cell.active = true;
         }
-        self.budget.start_within(self.work_left);
+        self.budget.start_within(self.odds_left.unwrap_or(self.work_left));
         let result = call(&self.lua);
         let used = self.budget.used().max(u64::from(sandbox::CHECK_EVERY));
-        self.work_left = self.work_left.saturating_sub(used);
-        self.instructions_done = self.instructions_done.saturating_add(used);
+        match self.odds_left.as_mut() {
+            Some(left) => *left = left.saturating_sub(used),
+            None => {
+                self.work_left = self.work_left.saturating_sub(used);
+                self.instructions_done = self.instructions_done.saturating_add(used);
+            }
+        }
         if let Some(mut cell) = self.lua.app_data_mut::<HookCell>() {
             std::mem::swap(&mut cell.state, state);
             std::mem::swap(&mut cell.events, events);

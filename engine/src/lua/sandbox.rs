@@ -1166,6 +1166,49 @@ pub fn close_attribute_line(text: &str) -> Option<usize> {
 /// the chunk and every function in it is searched for the instruction that marks such a
 /// variable (`bytecode.rs`), which no spelling of the text can avoid. `chunk_name` is Lua's
 /// (`@hooks/main.lua`, `=console`).
+/// What a hook that assigns a global after loading is told.
+pub const GLOBALS_FROZEN: &str = "hooks keep nothing in Lua globals between calls: what a call leaves there \
+     would be lost from saves and replays, and would change what later calls (previews, computer players) see. Keep \
+     data in the game with game.put/game.get, or in a `local` of the function";
+
+/// Freezes the globals once the hook files are loaded: what they defined stays readable, and
+/// assigning a global (new or old) is an error naming [`GLOBALS_FROZEN`]. A hook's result then
+/// cannot depend on how often hooks ran before — which previews, computer players and the odds
+/// run them any number of times, and a replay does not. (A file's own `local`s kept between
+/// calls are not caught; the docs ask hooks not to.)
+pub(crate) fn freeze_globals(lua: &Lua) -> mlua::Result<()> {
+    let freeze = lua
+        .load(
+            r#"
+local message = ...
+local next, rawset, setmetatable, error, tostring = next, rawset, setmetatable, error, tostring
+local G, frozen = _G, {}
+for key, value in next, G do frozen[key] = value end
+for key in next, frozen do rawset(G, key, nil) end
+local raw_set = frozen.rawset
+frozen.rawset = function(t, ...)
+  if t == G then error(message, 2) end
+  return raw_set(t, ...)
+end
+setmetatable(G, {
+  __index = frozen,
+  __newindex = function(_, key) error(message .. " (the global `" .. tostring(key) .. "`)", 2) end,
+  __metatable = false,
+})
+return frozen
+"#,
+        )
+        .set_name("=freeze")
+        .into_function()?;
+    let frozen: mlua::Table = freeze.call(GLOBALS_FROZEN)?;
+    lua.set_named_registry_value("meeple_frozen_globals", frozen)
+}
+
+/// The globals the hook files defined, after [`freeze_globals`].
+pub(crate) fn frozen_globals(lua: &Lua) -> Option<mlua::Table> {
+    lua.named_registry_value("meeple_frozen_globals").ok()
+}
+
 pub fn compile(lua: &Lua, text: &str, chunk_name: &str) -> mlua::Result<Function> {
     let shown = chunk_name.strip_prefix(['@', '=']).unwrap_or(chunk_name);
     let refusal = |line: Option<usize>| mlua::Error::SyntaxError {

@@ -211,6 +211,10 @@ struct Allow {
     no_dice_because: Option<&'static str>,
 }
 
+/// Why `expect` and `chance` are refused inside `expect(…)` and `chance(…)`.
+const NESTED_ODDS: &str = "odds do not nest: inside `expect(…)` or `chance(…)` a roll already stands for all its \
+     outcomes, so write the rolls themselves (`expect(hits * 2)`, `chance(hits > 1)`)";
+
 /// Where a hook cannot be called, and why: the reason `hook` is refused with.
 const NO_HOOKS_IN_LISTING: &str = "an action's `when` and its parameters' `where` are worked out while listing the \
      legal actions, without running Lua; set a variable from `[vars]` in an effect or trigger and test that";
@@ -256,12 +260,22 @@ struct Scope {
     /// The first Lua hook called, directly or through a named formula or effect: what a named
     /// formula or effect records of itself, so its callers can be refused where hooks cannot run.
     hook: Option<HookUse>,
+    /// The action compiled has a `success`, which a bare `chance` is the probability of.
+    has_success: bool,
 }
 
 impl Scope {
     fn new(allow: Allow) -> Self {
-        let mut scope =
-            Self { slots: Vec::new(), visible: 0, frame: 0, allow, in_expect: false, fallible: false, hook: None };
+        let mut scope = Self {
+            slots: Vec::new(),
+            visible: 0,
+            frame: 0,
+            allow,
+            in_expect: false,
+            fallible: false,
+            hook: None,
+            has_success: false,
+        };
         scope.push("me", Type::Seat, true);
         scope
     }
@@ -761,6 +775,15 @@ impl Compiler<'_> {
         if params.len() + after_slots.len() > 4 {
             self.problem(None, "an action has at most 4 parameters (`params` and `after_roll` together)", None);
         }
+        if def.response && !def.after_roll.is_empty() {
+            self.key("after_roll", |c| {
+                c.problem(
+                    None,
+                    "a response (`response = true`) is taken in one step: it cannot have `after_roll` choices",
+                    None,
+                )
+            });
+        }
         if !def.after_roll.is_empty() && def.rolls.is_empty() {
             self.key("after_roll", |c| c.problem(None, "`after_roll` choices need `rolls` to come after", None));
         }
@@ -890,17 +913,16 @@ impl Compiler<'_> {
             ai_min,
             frame: frame.max(odds_scope.frame).max(chosen_scope.frame) as u16,
             fallible,
+            response: def.response,
         }
     }
 
     fn odds_expr(&mut self, text: &str, scope: &mut Scope, has_success: bool) -> Option<Expr> {
+        scope.has_success = has_success;
         let (expr, ty) = self.typed(text, scope, None)?;
         if !ty.is_numeric() && ty != Type::Bool {
             self.problem(None, format!("expected a number, found {}", ty.describe()), None);
             return None;
-        }
-        if expr.uses_chance() && !has_success {
-            self.problem(None, "`chance` needs the action to have a `success` condition", None);
         }
         Some(expr)
     }
@@ -1028,7 +1050,9 @@ impl Compiler<'_> {
     }
 
     fn phases(&mut self, data: &ModData) -> Vec<PhaseRule> {
-        let all: Vec<u16> = (0..data.actions.len() as u16).collect();
+        // Responses are offered by `offer(…)`, never taken in a phase.
+        let all: Vec<u16> =
+            data.actions.values().enumerate().filter(|(_, def)| !def.response).map(|(i, _)| i as u16).collect();
         if data.turn.phases.is_empty() {
             return vec![PhaseRule {
                 id: "main".into(),
@@ -1056,6 +1080,18 @@ impl Compiler<'_> {
                         c.key("actions", |c| {
                             for (j, name) in phase.actions.iter().enumerate() {
                                 match index_of(&c.names.actions, name) {
+                                    Some(_) if data.actions.get(name).is_some_and(|def| def.response) => {
+                                        c.index(j, |c| {
+                                            c.problem(
+                                                None,
+                                                format!(
+                                                    "`{name}` is a response (`response = true`): an effect offers it \
+                                                     with `offer(\"{name}\", seat, …)`; no phase lists it"
+                                                ),
+                                                None,
+                                            )
+                                        });
+                                    }
                                     Some(a) => actions.push(a),
                                     None => c.index(j, |c| c.unknown(None, "action", name, &c.names.actions.clone())),
                                 }
@@ -1641,6 +1677,31 @@ impl Compiler<'_> {
                     return self.effect_call(index as usize, name, *name_span, args, scope);
                 }
                 let (expr, _) = self.expr(&ast, scope)?;
+                // A value no one reads changes nothing: only a call that acts (a Lua hook,
+                // `distribute`, a draw) may stand alone.
+                let acts = expr.calls_hook() || expr.rolls_dice();
+                if !acts {
+                    let (message, suggestion) = if index_of(&self.names.formulas, name).is_some() {
+                        let effects = self.names.effects.clone();
+                        (
+                            format!(
+                                "`{name}` is a formula: its value would be thrown away here. Use it in a statement \
+                                 (`target.health -= {name}(…)`), or run an effect block (`[effects]`) instead"
+                            ),
+                            did_you_mean(name, effects.iter().map(String::as_str)),
+                        )
+                    } else {
+                        (
+                            format!(
+                                "`{name}(…)` gives a value, which would be thrown away here: a statement assigns \
+                                 (`x = …`), or calls a statement such as `log(…)` or an effect block"
+                            ),
+                            None,
+                        )
+                    };
+                    self.problem(Some(*name_span), message, suggestion);
+                    return None;
+                }
                 Some(Stmt::Eval(expr))
             }
         }
@@ -1699,6 +1760,82 @@ impl Compiler<'_> {
                     return Some(None);
                 };
                 (Proc::Discard(index), vec![Type::Seat, Type::Text])
+            }
+            "offer" => {
+                let Some(first) = args.first() else {
+                    self.problem(
+                        Some(name_span),
+                        "`offer` takes a quoted response action, the seat offered it, then its first parameters: \
+                         offer(\"ambush\", piece.owner, to)",
+                        None,
+                    );
+                    return Some(None);
+                };
+                let AstKind::Str(id) = &first.kind else {
+                    self.problem(Some(first.span), "the first argument of `offer` is a quoted action id", None);
+                    return Some(None);
+                };
+                let Some(index) = index_of(&self.names.actions, id) else {
+                    let actions = self.names.actions.clone();
+                    self.unknown(Some(first.span), "action", id, &actions);
+                    return Some(None);
+                };
+                let def = &self.data.actions[index as usize];
+                if !def.response {
+                    let message = format!(
+                        "`{id}` is not a response: only an action with `response = true` is offered out of turn"
+                    );
+                    self.problem(Some(first.span), message, None);
+                    return Some(None);
+                }
+                let given = args.len().saturating_sub(2);
+                if given > def.params.len() {
+                    let message = format!(
+                        "`offer` gives the seat and at most {} parameter{} of `{id}`, not {given}",
+                        def.params.len(),
+                        plural(def.params.len())
+                    );
+                    self.problem(Some(name_span), message, None);
+                    return Some(None);
+                }
+                let mut expected = vec![Type::Text, Type::Seat];
+                expected.extend(def.params[..given].iter().map(|param| match param.kind {
+                    ParamKind::Space => Type::Space,
+                    ParamKind::Seat => Type::Seat,
+                    ParamKind::Piece => Type::Piece,
+                    ParamKind::Number => Type::Int,
+                    ParamKind::Item => Type::Id(IdKind::Item),
+                    ParamKind::Held => Type::Held,
+                }));
+                (Proc::Offer(index), expected)
+            }
+            // Without the seat to show them to, to every seat.
+            "reveal_hand" => (Proc::RevealHand, if args.len() == 1 { vec![Type::Seat] } else { vec![Type::Seat; 2] }),
+            "reveal_card" => {
+                let Some(card_arg) = args.get(1) else {
+                    self.problem(
+                        Some(name_span),
+                        "`reveal_card` takes a seat, a quoted card id and the seat to show it to (or none, for \
+                         every seat): reveal_card(me, \"spark\", to.owner)",
+                        None,
+                    );
+                    return Some(None);
+                };
+                let AstKind::Str(card) = &card_arg.kind else {
+                    self.problem(Some(card_arg.span), "the second argument of `reveal_card` is a quoted card id", None);
+                    return Some(None);
+                };
+                let Some(index) = index_of(&self.names.cards, card) else {
+                    let cards = self.names.cards.clone();
+                    self.unknown(Some(card_arg.span), "card", card, &cards);
+                    return Some(None);
+                };
+                let expected = if args.len() == 2 {
+                    vec![Type::Seat, Type::Text]
+                } else {
+                    vec![Type::Seat, Type::Text, Type::Seat]
+                };
+                (Proc::RevealCard(index), expected)
             }
             "hook" => {
                 let Some((Expr::Call(Func::Hook(index), args), _)) = self.hook_call(name_span, args, scope) else {
@@ -1964,6 +2101,16 @@ impl Compiler<'_> {
             return Some((Expr::Read(read), ty));
         }
         if name == "chance" {
+            if scope.in_expect {
+                self.problem(Some(span), NESTED_ODDS, None);
+                return None;
+            }
+            if scope.allow.odds && !scope.has_success {
+                let message = "`chance` alone is the probability of the action's `success`, and this action has \
+                     none: give the condition, `chance(hits > 3)`, or add a `success`";
+                self.problem(Some(span), message, None);
+                return None;
+            }
             if !scope.allow.odds {
                 let message =
                     refusal(scope, "`chance`", "`chance` is only available in an action's `preview` and `ai.score`");
@@ -2516,6 +2663,10 @@ impl Compiler<'_> {
                     self.problem(Some(name_span), message, None);
                     return None;
                 }
+                if scope.in_expect {
+                    self.problem(Some(name_span), NESTED_ODDS, None);
+                    return None;
+                }
                 let was = scope.in_expect;
                 scope.in_expect = true;
                 let inner = self.expr(&args[0], scope);
@@ -2539,6 +2690,10 @@ impl Compiler<'_> {
                         "`chance` is only available in an action's `preview` and `ai.score`",
                     );
                     self.problem(Some(name_span), message, None);
+                    return None;
+                }
+                if scope.in_expect {
+                    self.problem(Some(name_span), NESTED_ODDS, None);
                     return None;
                 }
                 let was = scope.in_expect;
@@ -2585,7 +2740,7 @@ impl Compiler<'_> {
             }
             "count_of" | "sum_of" | "min_of" | "max_of" | "random_of" => self.aggregate(name, name_span, args, scope),
             "end_turn" | "leave" | "eliminate" | "win" | "draw" | "deal_spaces" | "place" | "remove" | "shuffle"
-            | "draw_cards" | "discard" | "log" | "give" => {
+            | "draw_cards" | "discard" | "log" | "give" | "offer" | "reveal_hand" | "reveal_card" => {
                 self.problem(
                     Some(name_span),
                     format!("`{name}` is a statement; it cannot be part of an expression"),

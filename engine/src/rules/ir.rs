@@ -568,6 +568,11 @@ pub enum Proc {
     DrawCards(u16),
     /// Moves one copy of a card (by index) from a seat's hand to its deck's discard pile.
     Discard(u16),
+    /// Shows every card in a seat's hand to another seat, or (without it) to every seat.
+    RevealHand,
+    /// Shows one copy of a card (by index) in a seat's hand to another seat, or (without it) to
+    /// every seat; nothing when the seat holds no copy that seat has not seen.
+    RevealCard(u16),
     /// Adds a line to the game log.
     Log,
     /// Calls a Lua hook function by name for its effect.
@@ -575,6 +580,9 @@ pub enum Proc {
     /// Runs an effect block the mod names (by index into [`crate::rules::Ruleset::effects`]) in a
     /// frame of its own: `me`, the arguments, then its `let` names.
     Effect(u16),
+    /// Offers a seat the response action (by index), with its first parameters given: the seat
+    /// takes it or declines before anyone else acts. Arguments: the seat, then the parameters.
+    Offer(u16),
 }
 
 impl Expr {

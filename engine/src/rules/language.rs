@@ -295,11 +295,17 @@ pub const FUNCTIONS: &[Entry] = &[
     entry("space(\"label\")", "space", "The space with a label, or `none`.", "to == space(\"B01\")"),
     entry("seat(n)", "seat", "The seat with number `n` (from 1), or `none`.", "seat(1) == me"),
     entry("allies(a, b)", "yes/no", "Whether two seats are on the same side.", "allies(me, to.owner)"),
-    entry("hand_size(seat)", "number", "How many cards the seat holds.", "hand_size(me) < 5"),
+    entry(
+        "hand_size(seat)",
+        "number",
+        "How many cards the seat holds (in a seat's view, the cards it does not know too).",
+        "hand_size(me) < 5",
+    ),
     entry(
         "in_hand(seat, \"card\")",
         "number",
-        "How many copies of a card the seat holds.",
+        "How many copies of a card the seat holds (in a seat's view, only the copies it knows: \
+         its own cards and those shown to it).",
         "in_hand(me, \"spark\") > 0",
     ),
     entry("active_seats()", "number", "Seats still playing (neither eliminated nor gone).", "active_seats() > 1"),
@@ -488,10 +494,38 @@ pub const STATEMENTS: &[Entry] = &[
     ),
     only(
         Place::Effects,
+        "offer(\"action\", seat, …)",
+        "",
+        "Offers `seat` the response action (one with `response = true`), giving its first \
+         parameters after the seat: that seat answers — takes it, choosing the parameters left, \
+         or passes to decline — before anyone else acts, in the order the offers were made. See \
+         [How a game runs](how-a-game-runs.md#responses-out-of-turn).",
+        "offer(\"toll\", to.owner, me)",
+    ),
+    only(
+        Place::Effects,
         "discard(seat, \"card\")",
         "",
         "Moves one copy of a card from the seat's hand to its deck's discard pile.",
         "discard(me, \"spark\")",
+    ),
+    only(
+        Place::Effects,
+        "reveal_hand(seat, to)",
+        "",
+        "Shows every card the seat holds now to the seat `to`, which then knows them (its view, \
+         `meeple run --as`, the window and its computer player) until they leave the hand; \
+         `reveal_hand(seat)` shows them to every seat. Cards drawn later stay hidden.",
+        "reveal_hand(me, to.owner)",
+    ),
+    only(
+        Place::Effects,
+        "reveal_card(seat, \"card\", to)",
+        "",
+        "Shows one copy of a card in the seat's hand (one `to` has not seen yet) to the seat `to`; \
+         `reveal_card(seat, \"card\")` shows it to every seat. Nothing happens when the seat holds \
+         no such copy.",
+        "reveal_card(me, \"spark\", to.owner)",
     ),
     only(Place::Effects, "log(\"text\")", "", "Adds a line to the game's log.", "log(\"The bridge collapses.\")"),
     only(
@@ -634,12 +668,13 @@ game state).
   changes nothing in the game, and the same figure comes out every time). The player then shows
   the figure as `≈, 95% ±margin` instead of `exact`; a scenario test reads the margin as the
   second result of `g:preview`.
-- **The hook must draw the same way when run again.** Its draws may depend on its arguments,
-  the game and the dice it drew before, not on a Lua global it changes between calls: a hook that
-  draws differently on a re-run makes the figure an error that says so.
-- Working out odds runs Lua, so it counts against the same instruction limit as the action's
-  other hooks (see the Lua API's limits), with a remembered result counted again each time it is
-  used.
+- **The hook must do the same when run again.** Its draws and its result may depend on its
+  arguments, the game and the dice it drew, nothing else. A hook that draws differently on a
+  re-run makes the figure an error that says so; Lua globals are frozen once the hook files are
+  loaded, so a count kept in one is an error too (see `game.put` in the Lua API for keeping data).
+- **Working out odds has a limit of its own:** the runs for one hook's distribution may take
+  200,000,000 Lua instructions together; past that the figure is an error. They count apart from
+  the action's own hooks, and a result remembered costs nothing when used again.
 
 ## Limits
 

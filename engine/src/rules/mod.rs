@@ -251,6 +251,8 @@ pub struct ActionRule {
     pub ai_min: Option<f64>,
     pub frame: u16,
     pub fallible: bool,
+    /// A response: offered to a seat by `offer(…)`, never listed in a phase.
+    pub response: bool,
 }
 
 impl ActionRule {

@@ -53,7 +53,9 @@ pub struct SimArgs {
     /// Print a machine-readable JSON summary instead of the table.
     #[arg(long)]
     json: bool,
-    /// Also print one JSON line per game.
+    /// Also print one JSON line per game, before the summary: `index`, `seed`, the `levels`
+    /// at each seat, the `outcome` (seats numbered from 1, as in `meeple run`), `turns`,
+    /// `rounds` and `actions`.
     #[arg(long)]
     per_game: bool,
     /// A setup option of the mod, as OPTION=CHOICE (repeatable), e.g. `--option map_size=small`.
@@ -98,7 +100,10 @@ pub fn run(args: SimArgs) -> Result<ExitCode, String> {
     }
     if args.per_game {
         for game in &games {
-            super::out!("{}", serde_json::to_string(game).map_err(|e| e.to_string())?);
+            // Seats numbered from 1, as everywhere people read them.
+            let mut line = serde_json::to_value(game).map_err(|e| e.to_string())?;
+            line["outcome"] = meeple_engine::game::render::outcome_json(&game.outcome);
+            super::out!("{}", serde_json::to_string(&line).map_err(|e| e.to_string())?);
         }
     }
     if args.json {

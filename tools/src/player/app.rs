@@ -913,27 +913,34 @@ impl GameScreen {
         notes
     }
 
-    /// The hand of the seat to move, when a person plays it; other seats' hands by size only.
+    /// The hands as the seat shown ([`Session::viewer`]) sees them, from the engine's view: its
+    /// own cards; the others' by size, with the cards they showed it.
     fn hand_ui(&self, ui: &mut egui::Ui) {
-        let state = &self.session.state;
+        let view = self.session.view();
         let rules = &self.session.rules;
-        if state.seats.iter().all(|s| s.hand.is_empty()) {
+        if view.seats.iter().all(|s| s.hand.is_empty()) {
             return;
         }
         ui.separator();
-        let seat = self.session.seat();
-        if self.session.is_human(seat) {
+        let viewer = self.session.viewer();
+        let known = |hand: &[(u16, u16)]| -> Vec<String> {
+            hand.iter().filter_map(|(_, card)| rules.card_ids.get(*card as usize).cloned()).collect()
+        };
+        if let Some(mine) = view.seats.get(viewer as usize) {
             ui.label(RichText::new("Your hand").strong());
             ui.horizontal_wrapped(|ui| {
-                for &(_, card) in &state.seats[seat as usize].hand {
-                    let name = rules.card_ids.get(card as usize).cloned().unwrap_or_else(|| format!("card {card}"));
+                for name in known(&mine.hand) {
                     ui.add(egui::Button::new(name).frame(true));
                 }
             });
         }
-        for (i, other) in state.seats.iter().enumerate() {
-            if (i as u8 != seat || !self.session.is_human(seat)) && !other.hand.is_empty() {
+        for (i, other) in view.seats.iter().enumerate() {
+            if i as u8 != viewer && !other.hand.is_empty() {
                 ui.label(RichText::new(format!("{}: {} cards", other.name, other.hand.len())).small());
+                let shown = known(&other.hand);
+                if !shown.is_empty() {
+                    ui.label(RichText::new(format!("  shown: {}", shown.join(", "))).small());
+                }
             }
         }
     }

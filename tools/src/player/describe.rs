@@ -114,7 +114,7 @@ pub fn event(rules: &Ruleset, state: &GameState, event: &Event) -> Option<String
             }
             format!("  {} {}: {to} (was {from})", seat(state, *who), info.label.to_lowercase())
         }
-        Event::StatChanged { piece: p, stat, from, to } => {
+        Event::StatChanged { piece: p, stat, from, to, .. } => {
             let info = rules.stats.get(*stat as usize)?;
             if info.hidden {
                 return None;
@@ -143,12 +143,27 @@ pub fn event(rules: &Ruleset, state: &GameState, event: &Event) -> Option<String
             let next = rule.params.get(rule.before_roll).map_or("the rest", |p| p.label.as_str());
             format!("  choose {}", next.to_lowercase())
         }
+        Event::Offered { seat: who, action, .. } => {
+            let label = rules.actions.get(*action as usize).map_or("a response", |a| a.label.as_str());
+            format!("  {} may answer: {label}", seat(state, *who))
+        }
+        Event::Declined { seat: who, action } => {
+            let label = rules.actions.get(*action as usize).map_or("the response", |a| a.label.as_str());
+            format!("  {} declines: {label}", seat(state, *who))
+        }
         Event::Cancelled { action } => {
             format!("  {} cancelled", rules.actions.get(*action as usize).map_or("action", |a| a.label.as_str()))
         }
-        Event::CardsDrawn { seat: who, cards, .. } => {
-            let n = cards.len();
-            format!("  {} draws {n} card{}", seat(state, *who), if n == 1 { "" } else { "s" })
+        // Events come as the viewer may see them (`Event::seen_by`): the cards it may not see
+        // are unknown, and then only counted.
+        Event::CardsDrawn { seat: who, cards, .. } => match known_cards(rules, cards) {
+            Some(names) => format!("  {} draws {names}", seat(state, *who)),
+            None => format!("  {} draws {}", seat(state, *who), card_count(cards.len())),
+        },
+        Event::CardsRevealed { seat: who, to, cards, .. } => {
+            let to = to.map_or_else(|| "everyone".to_string(), |to| seat(state, to));
+            let shown = known_cards(rules, cards).unwrap_or_else(|| card_count(cards.len()));
+            format!("  {} shows {to} {shown}", seat(state, *who))
         }
         Event::SeatLeft { seat: who } => format!("{} leaves the game", seat(state, *who)),
         Event::SeatEliminated { seat: who } => format!("{} is out", seat(state, *who)),
@@ -157,6 +172,17 @@ pub fn event(rules: &Ruleset, state: &GameState, event: &Event) -> Option<String
         Event::MatchEnded { number } => format!("Match {number} ends"),
         _ => return None,
     })
+}
+
+/// The ids of cards, when all of them are known: "ember, frost".
+fn known_cards(rules: &Ruleset, cards: &[u16]) -> Option<String> {
+    let ids: Option<Vec<&str>> = cards.iter().map(|c| rules.card_ids.get(*c as usize).map(String::as_str)).collect();
+    ids.filter(|ids| !ids.is_empty()).map(|ids| ids.join(", "))
+}
+
+/// "1 card", "3 cards".
+fn card_count(n: usize) -> String {
+    format!("{n} card{}", if n == 1 { "" } else { "s" })
 }
 
 /// The outcome in words: "Red wins", "Blue 1, Blue 2 win", "a draw".

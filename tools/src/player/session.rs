@@ -8,6 +8,7 @@ use std::sync::Arc;
 use meeple_engine::ai::{self, Player};
 use meeple_engine::defs::ParamKind;
 use meeple_engine::game::record::{from_record, to_record};
+use meeple_engine::game::state::NO_SEAT;
 use meeple_engine::game::{
     Action, ActionKind, Engine, Event, Events, Figure, GameSetup, GameState, NOT_CHOSEN, Outcome,
 };
@@ -81,7 +82,8 @@ pub struct GameStats {
 struct UndoPoint {
     state: GameState,
     history: usize,
-    log: usize,
+    /// Events recorded (the log is written from them).
+    events: usize,
     stats: Vec<SeatStats>,
 }
 
@@ -94,6 +96,16 @@ pub struct Session {
     /// Every action taken, with its seat: with the setup, a replay of the game.
     pub history: Vec<(u8, Action)>,
     pub log: Vec<LogLine>,
+    /// Every event of the game so far with the turn it came in, so that the log can be written
+    /// again for another seat: people sharing a screen each see it as their seat may.
+    events: Vec<(u32, Event)>,
+    /// The seat whose view the window shows and the log is written for ([`Session::viewer`]).
+    viewer: u8,
+    /// That seat's view of the game ([`GameState::view_for`]): what the window shows of hands.
+    view: GameState,
+    /// The seat of the person who was last to act: the window keeps showing what that seat
+    /// sees while computers play.
+    last_person: Option<u8>,
     /// The dice of the most recent action that rolled any.
     pub last_rolls: Vec<RollShown>,
     /// The spaces the last action named (where a computer attacked from and to, say), to mark
@@ -164,6 +176,10 @@ impl Session {
             state,
             history: Vec::new(),
             log: Vec::new(),
+            events: Vec::new(),
+            viewer: NO_SEAT,
+            view: GameState::placeholder(),
+            last_person: None,
             last_rolls: Vec::new(),
             last_places: Vec::new(),
             computers,
@@ -189,9 +205,9 @@ impl Session {
         self.revision = next_revision();
     }
 
-    /// The seat to move.
+    /// The seat that acts next: the seat to move, or one answering a response offered to it.
     pub fn seat(&self) -> u8 {
-        self.state.turn.seat
+        self.state.to_act()
     }
 
     pub fn is_over(&self) -> bool {
@@ -205,6 +221,19 @@ impl Session {
 
     pub fn is_human(&self, seat: u8) -> bool {
         self.computers.get(seat as usize).is_some_and(Option::is_none)
+    }
+
+    /// The seat whose view the window shows (its hands) and writes the log for: the person to
+    /// act; while computers play, the person who acted last (at first, the first person's
+    /// seat); [`NO_SEAT`], a spectator seeing what every seat sees, when no person plays.
+    pub fn viewer(&self) -> u8 {
+        self.viewer
+    }
+
+    /// The game as [`Session::viewer`] may see it (the engine's view: other seats' cards it was
+    /// not shown are unknown).
+    pub fn view(&self) -> &GameState {
+        &self.view
     }
 
     /// How many seats people play.
@@ -225,7 +254,27 @@ impl Session {
         if self.is_over() {
             return entries;
         }
-        for (index, rule) in rules.actions.iter().enumerate() {
+        if let Some(offer) = self.state.turn.offers.first() {
+            // A response offered out of turn: take it or decline, nothing else.
+            let rule = &rules.actions[offer.action as usize];
+            let unavailable = (!self.legal.iter().any(|a| a.kind == ActionKind::Rule(offer.action)))
+                .then(|| "nothing left to choose allows it".to_string());
+            entries.push(MenuEntry {
+                kind: ActionKind::Rule(offer.action),
+                label: rule.label.clone(),
+                unavailable,
+                description: rule.description.clone(),
+            });
+            entries.push(MenuEntry {
+                kind: ActionKind::Pass,
+                label: "Decline".into(),
+                unavailable: None,
+                description: None,
+            });
+            return entries;
+        }
+        // Responses are only ever offered out of turn (above).
+        for (index, rule) in rules.actions.iter().enumerate().filter(|(_, rule)| !rule.response) {
             let unavailable = self.engine.unavailable_reason(&self.state, &self.legal, index as u16);
             entries.push(MenuEntry {
                 kind: ActionKind::Rule(index as u16),
@@ -381,7 +430,8 @@ impl Session {
         let complete: Vec<Action> =
             self.matching(*kind, &prefix).filter(|a| stage_len(&self.rules, a) == prefix.len()).copied().collect();
         match complete.as_slice() {
-            [action] => match self.engine.preview(&self.state, action) {
+            // Worked out in the chooser's view: a figure must not tell what the seat cannot see.
+            [action] => match self.engine.preview(&self.view, action) {
                 Ok(figures) => figures,
                 Err(error) => {
                     // A preview formula that fails is the mod's error: shown, not a figure left out.
@@ -401,7 +451,7 @@ impl Session {
         self.undo.push(UndoPoint {
             state: self.state.clone(),
             history: self.history.len(),
-            log: self.log.len(),
+            events: self.events.len(),
             stats: self.stats.clone(),
         });
         match self.apply(seat, action) {
@@ -475,7 +525,8 @@ impl Session {
         let Some(point) = self.undo.pop() else { return false };
         self.state = point.state;
         self.history.truncate(point.history);
-        self.log.truncate(point.log);
+        self.events.truncate(point.events);
+        self.rewrite_log();
         self.stats = point.stats;
         self.chosen = None;
         self.message = None;
@@ -606,10 +657,12 @@ impl Session {
         {
             stats.actions += 1;
         }
-        let revealed = events
-            .list()
-            .iter()
-            .any(|e| matches!(e, Event::Rolled { .. } | Event::CardsDrawn { .. } | Event::Shuffled { .. }));
+        let revealed = events.list().iter().any(|e| {
+            matches!(
+                e,
+                Event::Rolled { .. } | Event::CardsDrawn { .. } | Event::Shuffled { .. } | Event::CardsRevealed { .. }
+            )
+        });
         if revealed {
             self.last_rolls.clear();
         }
@@ -631,6 +684,7 @@ impl Session {
     /// choice continues with it.
     fn refresh(&mut self) {
         self.touch();
+        self.follow_viewer();
         self.legal.clear();
         if !self.is_over()
             && let Err(error) = self.engine.legal_actions(&self.state, &mut self.legal)
@@ -650,6 +704,12 @@ impl Session {
     /// How many leading arguments of `kind` are fixed already (the choices before a roll, while
     /// its completion is awaited).
     fn fixed_args(&self, kind: ActionKind) -> usize {
+        if let (Some(offer), ActionKind::Rule(index)) = (self.state.turn.offers.first(), kind)
+            && offer.action == index
+        {
+            // The parameters the offer gave are not chosen again.
+            return offer.args.len();
+        }
         match (&self.state.turn.pending, kind) {
             (Some(pending), ActionKind::Rule(index)) if pending.action == index => {
                 self.rules.actions[index as usize].before_roll
@@ -664,7 +724,11 @@ impl Session {
         let kind = *kind;
         let mut args = args.clone();
         let fixed = self.fixed_args(kind);
-        if let Some(pending) = &self.state.turn.pending
+        if let Some(offer) = self.state.turn.offers.first()
+            && args.len() < fixed
+        {
+            args = offer.args.clone();
+        } else if let Some(pending) = &self.state.turn.pending
             && args.len() < fixed
         {
             args = pending.args[..fixed].to_vec();
@@ -713,14 +777,50 @@ impl Session {
                 }
                 _ => {}
             }
-            if let Some(text) = describe::event(&self.rules, &self.state, event) {
+        }
+        let start = self.events.len();
+        self.events.extend(events.iter().map(|event| (turn, event.clone())));
+        self.write_log(start);
+    }
+
+    /// Appends the log lines of the events from `start` on, each as the viewer may see it.
+    fn write_log(&mut self, start: usize) {
+        let Session { rules, state, events, log, viewer, .. } = self;
+        let mut actor = None;
+        for (turn, event) in &events[start..] {
+            if let Event::Acted { seat, .. } = event {
+                actor = Some(*seat);
+            }
+            let Some(seen) = event.seen_by(rules, *viewer) else { continue };
+            if let Some(text) = describe::event(rules, state, &seen) {
                 let seat = match event {
                     Event::TurnStarted { seat, .. } | Event::Acted { seat, .. } => Some(*seat),
                     _ => actor,
                 };
-                self.log.push(LogLine { turn, seat, text });
+                log.push(LogLine { turn: *turn, seat, text });
             }
         }
+    }
+
+    /// Writes the whole log again, for the viewer.
+    fn rewrite_log(&mut self) {
+        self.log.clear();
+        self.write_log(0);
+    }
+
+    /// Follows the person at the screen ([`Session::viewer`]): what the window shows of the
+    /// game, and the log, become that seat's.
+    fn follow_viewer(&mut self) {
+        if self.is_human_turn() {
+            self.last_person = Some(self.seat());
+        }
+        let first_person = (0..self.state.seats.len() as u8).find(|&seat| self.is_human(seat));
+        let viewer = self.last_person.or(first_person).unwrap_or(NO_SEAT);
+        if viewer != self.viewer {
+            self.viewer = viewer;
+            self.rewrite_log();
+        }
+        self.view = self.state.view_for(&self.rules, viewer);
     }
 }
 
@@ -790,6 +890,7 @@ pub fn replay_states(rules: &Arc<Ruleset>, save: &SaveFile, shown: &str) -> Resu
 /// An action as words for a person, e.g. "Attack 12 7".
 pub fn action_text(rules: &Ruleset, state: &GameState, action: &Action) -> String {
     match action.kind {
+        ActionKind::Pass if !state.turn.offers.is_empty() => "Decline".into(),
         ActionKind::Pass => rules.phases[state.turn.phase as usize].pass_label.clone(),
         ActionKind::Leave => "Leave the game".into(),
         ActionKind::Cancel => "Cancel".into(),

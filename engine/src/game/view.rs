@@ -1,0 +1,214 @@
+//! What each seat may see: a seat's view of the game state ([`GameState::view_for`]) and of
+//! each event ([`Event::seen_by`]), and how a computer player fills in what its view does not
+//! know ([`fill_unknown_cards`]).
+//!
+//! Who may see what:
+//! - a card in a hand: its holder, every seat when its deck is not `hidden`, and the seats it
+//!   was shown to (`reveal_hand`, `reveal_card`); how many cards each hand holds, everyone;
+//! - a draw pile: nobody knows its order or its cards, everyone its size; a discard pile:
+//!   everyone;
+//! - a number declared `hidden = true`: a resource its seat, a stat the piece's owner, a space
+//!   counter the space's owner; every other number, and every variable, everyone;
+//! - the game's random stream (the coming dice and shuffles): nobody;
+//! - everything else — the board, owners, pieces, the turn, the actions taken, dice rolled, the
+//!   log, what Lua hooks keep (`game.put`) — everyone.
+//!
+//! A view is a [`GameState`] the rules can read: a card it does not know is [`UNKNOWN_CARD`] (no
+//! card of the mod: `in_hand` does not count it, `hand_size` does), a number it may not see reads
+//! as its starting value, and its random stream is a fixed stream unrelated to the game's.
+//! [`NO_SEAT`] views the game as a spectator: it sees what every seat sees.
+
+use super::events::Event;
+use super::state::{GameState, NO_SEAT, UNKNOWN_CARD};
+use crate::rng::GameRng;
+use crate::rules::Ruleset;
+
+/// Whether `viewer` may see a number whose declaration says `hidden` and which belongs to
+/// `owner` (a resource's seat, a stat's piece owner, a space counter's space owner).
+pub fn sees_value(hidden: bool, owner: Option<u8>, viewer: u8) -> bool {
+    !hidden || (viewer != NO_SEAT && owner == Some(viewer))
+}
+
+/// Whether the mod has anything some seat may not see: decks (their draw piles at least) or a
+/// number declared `hidden`. When it has not, every seat's view is the game itself but for the
+/// random stream, and computer players decide from the game.
+pub fn hides_anything(rules: &Ruleset) -> bool {
+    !rules.decks.is_empty()
+        || rules.resources.iter().any(|r| r.hidden)
+        || rules.stats.iter().any(|s| s.hidden)
+        || rules.space_counters.iter().any(|c| c.hidden)
+}
+
+impl GameState {
+    /// The game as `seat` may see it ([`NO_SEAT`]: as every seat may): the cards it does not
+    /// know are [`UNKNOWN_CARD`] (hand sizes and pile sizes kept), the hidden numbers of other
+    /// seats read as their starting values, and the random stream is not the game's.
+    pub fn view_for(&self, rules: &Ruleset, seat: u8) -> GameState {
+        let mut view = self.clone();
+        // The game's stream holds every coming die and shuffle; a scenario's forced numbers too.
+        view.rng = GameRng::from_seed(0);
+        view.forced_faces.clear();
+        view.forced_random.clear();
+        for (holder, held) in view.seats.iter_mut().enumerate() {
+            let holder = holder as u8;
+            for position in 0..held.hand.len() {
+                let (deck, _) = held.hand[position];
+                let open = rules.decks.get(deck as usize).is_some_and(|d| !d.hidden);
+                if !open && !held.shown_to(holder, position, seat) {
+                    held.hand[position].1 = UNKNOWN_CARD;
+                }
+            }
+            for (info, value) in rules.resources.iter().zip(held.resources.iter_mut()) {
+                if !sees_value(info.hidden, Some(holder), seat) {
+                    *value = info.initial;
+                }
+            }
+        }
+        for piles in &mut view.decks {
+            piles.draw.fill(UNKNOWN_CARD);
+        }
+        for piece in &mut view.pieces {
+            let owner = (piece.owner != NO_SEAT).then_some(piece.owner);
+            let kind = rules.piece_kinds.get(piece.kind as usize);
+            for (stat, (info, value)) in rules.stats.iter().zip(piece.stats.iter_mut()).enumerate() {
+                if !sees_value(info.hidden, owner, seat) {
+                    *value = kind.and_then(|k| k.stats.get(stat)).copied().unwrap_or(info.initial);
+                }
+            }
+        }
+        if rules.space_counters.iter().any(|c| c.hidden) {
+            for space in 0..view.owners.len() as u32 {
+                let owner = view.owner(space);
+                for (counter, info) in rules.space_counters.iter().enumerate() {
+                    if !sees_value(info.hidden, owner, seat) {
+                        *view.counter_mut(space, counter as u16) = info.initial;
+                    }
+                }
+            }
+        }
+        view
+    }
+
+    /// Whether the state holds cards it does not know (it is a view, not a game).
+    pub fn has_unknown_cards(&self) -> bool {
+        self.seats.iter().any(|s| s.hand.iter().any(|(_, card)| *card == UNKNOWN_CARD))
+            || self.decks.iter().any(|d| d.draw.contains(&UNKNOWN_CARD))
+    }
+}
+
+/// Fills every card a view does not know with a card drawn from `rng` among the cards whose
+/// place the view does not know — each deck's cards less those it sees in hands and discard
+/// piles — each arrangement as likely: a guess at the game that is consistent with all the
+/// view knows. The hands are filled seat by seat, then the draw piles, so the same view and
+/// stream give the same guess.
+pub fn fill_unknown_cards(rules: &Ruleset, view: &mut GameState, rng: &mut GameRng) {
+    for (deck, info) in rules.decks.iter().enumerate() {
+        let deck = deck as u16;
+        let Some(piles) = view.decks.get(deck as usize) else { continue };
+        let mut left = vec![0u32; rules.card_ids.len()];
+        for &card in &info.cards {
+            left[card as usize] += 1;
+        }
+        let held = view.seats.iter().flat_map(|s| s.hand.iter().filter(|(d, _)| *d == deck).map(|(_, card)| card));
+        for &card in piles.discard.iter().chain(&piles.draw).chain(held) {
+            if let Some(count) = left.get_mut(card as usize) {
+                *count = count.saturating_sub(1);
+            }
+        }
+        let mut unplaced: Vec<u16> = left
+            .iter()
+            .enumerate()
+            .flat_map(|(card, &count)| std::iter::repeat_n(card as u16, count as usize))
+            .collect();
+        if unplaced.is_empty() {
+            continue;
+        }
+        rng.shuffle(&mut unplaced);
+        let mut next = unplaced.into_iter();
+        let slots = view
+            .seats
+            .iter_mut()
+            .flat_map(|s| s.hand.iter_mut().filter(|(d, _)| *d == deck).map(|(_, card)| card))
+            .chain(view.decks[deck as usize].draw.iter_mut());
+        for slot in slots {
+            if *slot == UNKNOWN_CARD
+                && let Some(card) = next.next()
+            {
+                *slot = card;
+            }
+        }
+    }
+}
+
+impl Event {
+    /// What `seat` may see of this event ([`NO_SEAT`]: what every seat may see): the event
+    /// itself, the event with the cards it does not know as [`UNKNOWN_CARD`] (their number
+    /// kept), or nothing, when the whole event is a number it may not see.
+    pub fn seen_by(&self, rules: &Ruleset, seat: u8) -> Option<Event> {
+        let unknown = |cards: &[u16]| vec![UNKNOWN_CARD; cards.len()];
+        match self {
+            // The drawer knows its cards (and so does everyone, from a deck whose hands are
+            // open); the others, how many.
+            Event::CardsDrawn { seat: drawer, deck, cards } => {
+                let open = rules.decks.get(*deck as usize).is_some_and(|d| !d.hidden);
+                Some(if open || *drawer == seat {
+                    self.clone()
+                } else {
+                    Event::CardsDrawn { seat: *drawer, deck: *deck, cards: unknown(cards) }
+                })
+            }
+            // Shown to its holder, the seat it was shown to, or all; the others see that some
+            // cards were shown, and how many.
+            Event::CardsRevealed { seat: holder, to, deck, cards } => {
+                Some(if *holder == seat || to.is_none_or(|to| to == seat) {
+                    self.clone()
+                } else {
+                    Event::CardsRevealed { seat: *holder, to: *to, deck: *deck, cards: unknown(cards) }
+                })
+            }
+            // A hidden number's change: its owner's alone.
+            Event::ResourceChanged { seat: holder, resource, .. } => {
+                let hidden = rules.resources.get(*resource as usize).is_some_and(|r| r.hidden);
+                sees_value(hidden, Some(*holder), seat).then(|| self.clone())
+            }
+            Event::StatChanged { stat, owner, .. } => {
+                let hidden = rules.stats.get(*stat as usize).is_some_and(|s| s.hidden);
+                sees_value(hidden, *owner, seat).then(|| self.clone())
+            }
+            Event::CounterChanged { counter, owner, .. } => {
+                let hidden = rules.space_counters.get(*counter as usize).is_some_and(|c| c.hidden);
+                sees_value(hidden, *owner, seat).then(|| self.clone())
+            }
+            // Everyone's: a discarded card lies face up; variables are the game's, not a seat's
+            // (`hidden` on one only keeps it out of the window); dice are rolled in the open,
+            // and an action names no card; a log line is written for all to read.
+            Event::CardDiscarded { .. }
+            | Event::VarChanged { .. }
+            | Event::Rolled { .. }
+            | Event::Acted { .. }
+            | Event::Log { .. } => Some(self.clone()),
+            // Everyone's: the flow of the game, the board and the pieces, the piles' shuffling
+            // (not their order), offers out of turn and their answers.
+            Event::GameStarted
+            | Event::TurnStarted { .. }
+            | Event::PhaseStarted { .. }
+            | Event::TurnEnded { .. }
+            | Event::Decided { .. }
+            | Event::OwnerChanged { .. }
+            | Event::PiecePlaced { .. }
+            | Event::PieceMoved { .. }
+            | Event::PieceRemoved { .. }
+            | Event::ItemGiven { .. }
+            | Event::ChargesChanged { .. }
+            | Event::AwaitingChoice { .. }
+            | Event::Cancelled { .. }
+            | Event::Offered { .. }
+            | Event::Declined { .. }
+            | Event::Shuffled { .. }
+            | Event::MatchEnded { .. }
+            | Event::SeatLeft { .. }
+            | Event::SeatEliminated { .. }
+            | Event::GameOver { .. } => Some(self.clone()),
+        }
+    }
+}

@@ -1,0 +1,168 @@
+//! Responses out of turn: an effect offers a seat a `response = true` action with `offer(…)`,
+//! and that seat answers — takes it, choosing what the offer left open, or passes — before
+//! anyone else acts. The fixture `toll_road`: stepping onto another seat's space offers that seat
+//! a toll (2 gold from the mover) and a shove (the mover's piece one space back).
+
+mod common;
+
+use meeple_engine::ai::{self, Player};
+use meeple_engine::game::{Action, ActionError, ActionKind, Engine, Event, Events, GameState};
+use meeple_engine::rng::GameRng;
+use meeple_engine::rules::Ruleset;
+
+fn rule(rules: &Ruleset, id: &str) -> u16 {
+    rules.action_index(id).unwrap() as u16
+}
+
+fn space(state: &GameState, label: &str) -> i64 {
+    i64::from(state.board.find(label).unwrap())
+}
+
+fn gold(state: &GameState, seat: usize) -> i64 {
+    state.seats[seat].resources[0]
+}
+
+/// Seat 2's piece waits on `b`; seat 1 (to move) stands on `a`.
+fn start(seats: usize) -> (std::sync::Arc<Ruleset>, Engine, GameState) {
+    let rules = common::fixture("toll_road");
+    let (engine, mut state, _) = common::new_game(&rules, 3, seats);
+    let b = state.board.find("b").unwrap();
+    state.pieces[1].space = b;
+    (rules, engine, state)
+}
+
+#[test]
+fn landing_on_a_seat_offers_it_a_response_before_anyone_else_acts() {
+    let (rules, mut engine, mut state) = start(2);
+    let step = Action::rule(rule(&rules, "step"), &[space(&state, "b")]);
+    let mut events = Events::recording();
+    engine.apply(&mut state, &step, &mut events).unwrap();
+    // Seat 2 answers now, on seat 1's turn: the toll first, as offered first.
+    assert_eq!((state.turn.seat, state.to_act()), (0, 1));
+    let offered: Vec<_> = events.take().into_iter().filter(|e| matches!(e, Event::Offered { .. })).collect();
+    assert_eq!(offered.len(), 2, "a toll and a shove: {offered:?}");
+    let legal = common::legal(&mut engine, &state);
+    let toll = Action::rule(rule(&rules, "toll"), &[0]);
+    assert_eq!(legal, vec![toll, Action::pass()]);
+    // Seat 1 cannot go on, nor can seat 2 take what it was not offered.
+    assert_eq!(
+        engine.apply_as(&mut state.clone(), 0, &Action::pass(), &mut Events::discard()),
+        Err(ActionError::NotYourTurn(1))
+    );
+    let other_payer = Action::rule(rule(&rules, "toll"), &[1]);
+    assert!(matches!(
+        engine.apply_as(&mut state.clone(), 1, &other_payer, &mut Events::discard()),
+        Err(ActionError::Illegal { .. })
+    ));
+    // Seat 2 takes the toll: 2 gold moves, and seat 1's step budget is untouched by it.
+    engine.apply_as(&mut state, 1, &toll, &mut Events::discard()).unwrap();
+    assert_eq!((gold(&state, 0), gold(&state, 1)), (8, 12));
+    // The shove: seat 2 chooses where the victim goes (back to `a`, the only space behind).
+    assert_eq!(state.to_act(), 1);
+    let legal = common::legal(&mut engine, &state);
+    let shove = Action::rule(rule(&rules, "shove"), &[0, space(&state, "a")]);
+    assert_eq!(legal, vec![shove, Action::pass()]);
+    engine.apply_as(&mut state, 1, &Action::pass(), &mut Events::discard()).unwrap();
+    // Both answered: seat 1's turn goes on; it stepped already, so its turn ended by itself.
+    assert!(state.turn.offers.is_empty());
+    assert_eq!(state.to_act(), state.turn.seat);
+    assert_eq!(state.turn.seat, 1, "seat 1's step was its one action: the turn passed on");
+}
+
+#[test]
+fn a_shove_moves_the_mover_back_and_offers_are_answered_in_the_order_made() {
+    let (rules, mut engine, mut state) = start(3);
+    // Seats 2 and 3 both wait on `b`.
+    let b = state.board.find("b").unwrap();
+    state.pieces[2].space = b;
+    let step = Action::rule(rule(&rules, "step"), &[space(&state, "b")]);
+    engine.apply(&mut state, &step, &mut Events::discard()).unwrap();
+    let order: Vec<(u8, String)> =
+        state.turn.offers.iter().map(|o| (o.seat, rules.actions[o.action as usize].id.clone())).collect();
+    assert_eq!(
+        order,
+        vec![(1, "toll".into()), (1, "shove".into()), (2, "toll".into()), (2, "shove".into())],
+        "in piece order, each piece's offers in the order its effect made them"
+    );
+    engine.apply_as(&mut state, 1, &Action::pass(), &mut Events::discard()).unwrap();
+    let shove = Action::rule(rule(&rules, "shove"), &[0, space(&state, "a")]);
+    engine.apply_as(&mut state, 1, &shove, &mut Events::discard()).unwrap();
+    assert_eq!(i64::from(state.pieces[0].space), space(&state, "a"), "shoved back");
+    // Seat 3 still answers its offers, though the mover is gone from its space.
+    assert_eq!(state.to_act(), 2);
+    let toll = Action::rule(rule(&rules, "toll"), &[0]);
+    engine.apply_as(&mut state, 2, &toll, &mut Events::discard()).unwrap();
+    engine.apply_as(&mut state, 2, &Action::pass(), &mut Events::discard()).unwrap();
+    assert_eq!((gold(&state, 0), gold(&state, 2)), (8, 12));
+    assert_eq!(state.to_act(), 1, "then seat 2's turn");
+}
+
+#[test]
+fn computer_players_answer_offers_by_their_scores_and_games_replay() {
+    let (rules, mut engine, mut state) = start(2);
+    // The greedy player takes the toll: scored 2, above its minimum of 1.
+    let mut greedy = ai::GreedyPlayer::new(GameRng::from_seed(1));
+    let step = Action::rule(rule(&rules, "step"), &[space(&state, "b")]);
+    engine.apply(&mut state, &step, &mut Events::discard()).unwrap();
+    let answer = greedy.decide(&mut engine, &state).unwrap();
+    assert_eq!(answer.kind, ActionKind::Rule(rule(&rules, "toll")));
+    // Whole games between computer players, offers and all, replay to the same state.
+    for seed in 0..20u64 {
+        let (mut engine, mut state, _) = common::new_game(&rules, seed, 3);
+        let mut players: Vec<Box<dyn Player>> = (0..3).map(|i| ai::player("greedy", seed * 10 + i).unwrap()).collect();
+        let mut taken = Vec::new();
+        let mut answered = 0;
+        while state.outcome.is_none() && taken.len() < 2000 {
+            let seat = state.to_act();
+            answered += usize::from(!state.turn.offers.is_empty());
+            let action = players[seat as usize].decide(&mut engine, &state).unwrap();
+            engine.apply_as(&mut state, seat, &action, &mut Events::discard()).unwrap();
+            taken.push((seat, action));
+        }
+        assert!(state.outcome.is_some(), "seed {seed}: the game ends");
+        assert!(answered > 0, "seed {seed}: some offers were answered");
+        let setup = meeple_engine::game::GameSetup::new(&rules, seed, 3, "human");
+        let replayed = engine.replay(&setup, &taken, &mut Events::discard()).unwrap();
+        assert_eq!(replayed.hash(), state.hash(), "seed {seed}");
+    }
+}
+
+#[test]
+fn offers_are_checked_when_the_mod_loads() {
+    let manifest = common::manifest("bad_offers");
+    let data = r#"
+[board]
+kind = "graph"
+terrain = "road"
+spaces = [{ id = "a" }, { id = "b" }]
+links = [["a", "b"]]
+
+[terrain.road]
+
+[actions.go]
+label = "Go"
+effect = ["offer('go', me)", "offer('toll', me, me, me)", "offer('toll', space('a'))"]
+
+[actions.toll]
+label = "Toll"
+response = true
+params = [{ name = "payer", kind = "seat" }]
+after_roll = [{ name = "where", kind = "space" }]
+rolls = { die = "1d6" }
+
+[turn]
+phases = [{ id = "main", actions = ["go", "toll"] }]
+"#;
+    let folder = common::write_mod("bad_offers", &[("mod.toml", manifest.as_bytes()), ("data.toml", data.as_bytes())]);
+    let messages: Vec<String> = common::problems(&folder).iter().map(|p| p.to_string()).collect();
+    let all = messages.join("\n");
+    for wanted in [
+        "`go` is not a response: only an action with `response = true` is offered out of turn",
+        "`offer` gives the seat and at most 1 parameter of `toll`, not 2",
+        "expected a seat, found a space",
+        "a response (`response = true`) is taken in one step: it cannot have `after_roll` choices",
+        "`toll` is a response (`response = true`): an effect offers it with `offer(\"toll\", seat, …)`; no phase lists it",
+    ] {
+        assert!(all.contains(wanted), "missing {wanted:?} in:\n{all}");
+    }
+}
