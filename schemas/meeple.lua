@@ -548,7 +548,7 @@ function Scenario:legal() end
 ---@return number? chance # 0 to 1, or nil when the action has no `success`
 function Scenario:chance(action) end
 
----The figures the action's `preview` shows, by label, and how far each may be off: 0 for a figure worked out over every outcome, else the half-width of its 95% interval (odds of a hook whose draws are too many to enumerate are sampled).
+---The figures the action's `preview` shows, by label, and how far each may be off: 0 for a figure worked out over every outcome, else the half-width of its 95% interval (odds of a hook whose draws are too many to enumerate are sampled). The action need not be legal now: its figures are worked out for it as given, as the window does for each choice it offers.
 ---@param action meeple.ActionRecord # the action
 ---@return table<string, number> figures # each figure's value by its label
 ---@return table<string, number> margins # each figure's 95% margin by its label; 0 when exact

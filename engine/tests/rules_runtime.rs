@@ -314,3 +314,37 @@ fn the_standing_of_a_seat_can_come_from_a_read_only_lua_hook() {
     assert_eq!(engine.standing(&state, 1).unwrap(), 8.0);
     assert_eq!(state.hash(), before, "judging changes nothing");
 }
+
+/// `floor`, `round` and `ceil` turn decimals into whole numbers, in effects and in odds:
+/// `round` takes halves away from 0.
+#[test]
+fn decimals_round_down_to_the_nearest_or_up() {
+    let manifest = common::manifest("rounding");
+    let data = r#"
+[board]
+kind = "graph"
+terrain = "land"
+spaces = [{ id = "a" }, { id = "b" }]
+links = [["a", "b"]]
+
+[terrain.land]
+
+[vars]
+x = 0
+
+[actions.count]
+label = "Count"
+rolls = { die = "1d6" }
+effect = ["x = floor(7 / 2.0) * 1000 + round(2.5) * 100 + round(-2.5) * 10 + ceil(3.5)"]
+preview = { "Half" = "expect(round(die * 0.5))" }
+"#;
+    let folder = common::write_mod("rounding", &[("mod.toml", manifest.as_bytes()), ("data.toml", data.as_bytes())]);
+    let rules = common::loaded(&folder);
+    let (mut engine, mut state, _) = common::new_game(&rules, 1, 2);
+    let count = Action::rule(rules.action_index("count").unwrap() as u16, &[]);
+    let figures = engine.preview(&state, &count).unwrap();
+    // round(0.5, 1, 1.5, 2, 2.5, 3) = 1, 1, 2, 2, 3, 3: a mean of 2.
+    assert!((figures[0].value - 2.0).abs() < 1e-12, "{figures:?}");
+    engine.apply(&mut state, &count, &mut Events::discard()).unwrap();
+    assert_eq!(state.vars[0], 3000 + 300 - 30 + 4);
+}

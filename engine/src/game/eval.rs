@@ -746,6 +746,11 @@ fn call<E: Env>(env: &mut E, func: Func, args: &[Expr], frame: &[Value]) -> Resu
             }
             best
         }
+        Func::Round(rounding) => match arg(env, 0)? {
+            // Saturating like the other operators, for numbers beyond whole ones' range.
+            Value::Num(x) => Value::Int(rounding.apply(x) as i64),
+            v => Value::Int(v.as_int()),
+        },
         Func::Abs => match arg(env, 0)? {
             Value::Num(x) => Value::Num(x.abs()),
             v => Value::Int(v.as_int().saturating_abs()),

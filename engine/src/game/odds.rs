@@ -888,6 +888,10 @@ impl Outcomes<'_, '_> {
                 }
                 acc
             }
+            Expr::Call(Func::Round(rounding), args) => {
+                let d = self.dist_of(&args[0], frame)?;
+                Dist::from_pairs(d.values.iter().zip(&d.probs).map(|(v, p)| (rounding.apply(*v), *p)).collect())
+            }
             Expr::Call(Func::Abs, args) => {
                 let d = self.dist_of(&args[0], frame)?;
                 Dist::from_pairs(d.values.iter().zip(&d.probs).map(|(v, p)| (v.abs(), *p)).collect())

@@ -761,7 +761,8 @@ const SCENARIO_OBJECT: ApiTable = ApiTable {
             "preview",
             "The figures the action's `preview` shows, by label, and how far each may be off: 0 for a figure \
              worked out over every outcome, else the half-width of its 95% interval (odds of a hook whose draws \
-             are too many to enumerate are sampled).",
+             are too many to enumerate are sampled). The action need not be legal now: its figures are worked \
+             out for it as given, as the window does for each choice it offers.",
         )
             .params(&[p("action", "meeple.ActionRecord", "the action")])
             .returns(&[

@@ -8,7 +8,7 @@ use indexmap::IndexMap;
 
 use super::ir::{
     Aggregate, AggregateOp, ArithOp, AssignMode, Block, CmpOp, DiceMode, Expr, Extent, Func, IdKind, ItemField, Leaf,
-    LoopKind, Place, Proc, Read, Stmt, TagOf, Type, Value, block_extent,
+    LoopKind, Place, Proc, Read, Rounding, Stmt, TagOf, Type, Value, block_extent,
 };
 use super::{
     ActionRule, CounterInfo, DeckInfo, EndRule, Formula, HookRef, HookSource, HookUse, ItemInfo, NamedEffect,
@@ -1424,6 +1424,18 @@ impl Compiler<'_> {
         match Type::from_word(word) {
             Some(ty) => Some((name.to_string(), ty)),
             None => {
+                // Other languages' names for the same types.
+                let synonym = match word.to_lowercase().as_str() {
+                    "int" | "integer" | "whole" => Some("whole number"),
+                    "float" | "decimal" | "real" | "double" => Some("number"),
+                    "bool" | "boolean" | "yes or no" => Some("yes/no"),
+                    _ => None,
+                };
+                if let Some(synonym) = synonym {
+                    let message = format!("unknown type `{word}`: the rules language calls it `{synonym}`");
+                    self.problem(Some(word_span), message, Some(synonym.to_string()));
+                    return None;
+                }
                 let known: Vec<String> = Type::WORDS.iter().map(|(word, _)| word.to_string()).collect();
                 self.unknown(Some(word_span), "type", word, &known);
                 None
@@ -2406,6 +2418,22 @@ impl Compiler<'_> {
                     return None;
                 }
                 Some((Expr::Call(Func::Abs, vec![e]), ty))
+            }
+            "floor" | "round" | "ceil" => {
+                if !arity(self, 1) {
+                    return None;
+                }
+                let (e, ty) = self.expr(&args[0], scope)?;
+                if !ty.is_numeric() {
+                    self.problem(Some(args[0].span), format!("`{name}` needs a number"), None);
+                    return None;
+                }
+                let rounding = match name {
+                    "floor" => Rounding::Down,
+                    "round" => Rounding::Nearest,
+                    _ => Rounding::Up,
+                };
+                Some((Expr::Call(Func::Round(rounding), vec![e]), Type::Int))
             }
             "clamp" => {
                 if !arity(self, 3) {

@@ -428,6 +428,8 @@ pub enum Func {
     Max,
     Abs,
     Clamp,
+    /// A number rounded to a whole number: down, to the nearest (halves away from 0), or up.
+    Round(Rounding),
     /// Spaces owned by a seat.
     Owned,
     /// Size of a seat's largest connected group of spaces.
@@ -477,6 +479,24 @@ pub enum Func {
         index: u16,
         calls_hook: bool,
     },
+}
+
+/// How `floor`, `round` and `ceil` round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rounding {
+    Down,
+    Nearest,
+    Up,
+}
+
+impl Rounding {
+    pub fn apply(self, x: f64) -> f64 {
+        match self {
+            Rounding::Down => x.floor(),
+            Rounding::Nearest => x.round(),
+            Rounding::Up => x.ceil(),
+        }
+    }
 }
 
 /// What the argument of `tagged` is, which says where its tags are declared.

@@ -228,6 +228,19 @@ pub const FUNCTIONS: &[Entry] = &[
     entry("max(a, b, …)", "number", "The largest of two or more numbers.", "max(from.dice, to.dice) < 8"),
     entry("abs(x)", "number", "The distance of `x` from 0.", "abs(from.dice - to.dice) <= 2"),
     entry(
+        "floor(x)",
+        "number",
+        "`x` rounded down to a whole number: `floor(7 / 2.0)` is 3.",
+        "floor(me.gold * 0.5) > 1",
+    ),
+    entry(
+        "round(x)",
+        "number",
+        "`x` rounded to the nearest whole number, halves away from 0: `round(2.5)` is 3.",
+        "round(me.gold * 1.5) > 1",
+    ),
+    entry("ceil(x)", "number", "`x` rounded up to a whole number: `ceil(7 / 2.0)` is 4.", "ceil(me.gold / 3.0) > 1"),
+    entry(
         "clamp(x, low, high)",
         "number",
         "`x`, but at least `low` and at most `high` (`low` when `low` is above `high`). Whole \
@@ -672,6 +685,11 @@ game state).
   arguments, the game and the dice it drew, nothing else. A hook that draws differently on a
   re-run makes the figure an error that says so; Lua globals are frozen once the hook files are
   loaded, so a count kept in one is an error too (see `game.put` in the Lua API for keeping data).
+- **A hook that draws is called where dice may be drawn:** in `rolls` and effects, where it
+  draws from the game's stream, and inside `expect(…)` and `chance(…)`, where the engine
+  enumerates or samples its draws. Called anywhere else that reads the game (a preview figure
+  outside `expect`, an `ai.score` outside the odds), its `game.roll` is an error that says the
+  game can only be read there.
 - **Working out odds has a limit of its own:** the runs for one hook's distribution may take
   200,000,000 Lua instructions together; past that the figure is an error. They count apart from
   the action's own hooks, and a result remembered costs nothing when used again.
