@@ -348,3 +348,54 @@ preview = { "Half" = "expect(round(die * 0.5))" }
     engine.apply(&mut state, &count, &mut Events::discard()).unwrap();
     assert_eq!(state.vars[0], 3000 + 300 - 30 + 4);
 }
+
+/// `exact_steps = true` offers only the spaces where a walk of exactly `steps` ends: on two
+/// one-way rings joined at a junction, both rings past it, never the spaces before.
+#[test]
+fn exact_steps_offer_only_where_walks_of_that_length_end() {
+    let manifest = common::manifest("exact_walks");
+    let data = r#"
+[board]
+kind = "rings"
+[[board.rings]]
+id = "outer"
+spaces = { count = 8, terrain = "sand" }
+one_way = true
+[[board.rings]]
+id = "inner"
+spaces = { count = 8, terrain = "sand" }
+one_way = true
+[[board.links]]
+a = "outer:0"
+b = "inner:0"
+
+[terrain.sand]
+
+[pieces.walker]
+
+[setup]
+effect = ["place('walker', me, space('outer 6'))"]
+
+[actions.walk]
+label = "Walk"
+params = [{ name = "to", kind = "space", reachable_from = "me.piece.space", steps = "3", exact_steps = true }]
+effect = ["me.piece.space = to"]
+"#;
+    let folder = common::write_mod("exact_walks", &[("mod.toml", manifest.as_bytes()), ("data.toml", data.as_bytes())]);
+    let rules = common::loaded(&folder);
+    let (mut engine, state, _) = common::new_game(&rules, 1, 2);
+    let labels: Vec<String> = legal(&mut engine, &state)
+        .into_iter()
+        .filter(|a| matches!(a.kind, ActionKind::Rule(_)))
+        .map(|a| state.board.space(a.args[0] as u32).label.clone())
+        .collect();
+    assert_eq!(labels, ["outer 1", "inner 0"]);
+    // Checking an action agrees with the listing: 2 steps on is refused.
+    let short = Action::rule(0, &[i64::from(state.board.find("outer 0").unwrap())]);
+    assert!(engine.apply(&mut state.clone(), &short, &mut Events::discard()).is_err());
+    let broken = data.replace("reachable_from = \"me.piece.space\", steps = \"3\", ", "");
+    let folder =
+        common::write_mod("exact_walks", &[("mod.toml", manifest.as_bytes()), ("data.toml", broken.as_bytes())]);
+    let problems: Vec<String> = common::problems(&folder).iter().map(ToString::to_string).collect();
+    assert!(problems.iter().any(|p| p.contains("`exact_steps` is about a `reachable_from` walk")), "{problems:?}");
+}

@@ -270,6 +270,56 @@ impl Board {
         out.sort_unstable_by_key(|&(space, _)| space);
     }
 
+    /// Replaces `out` with every space where a walk from `start` that spends exactly `budget`
+    /// ends, each once with the cost, sorted by space id. The walk never enters a space twice,
+    /// `start` included, so it cannot spend points going back and forth; where ways part, every
+    /// way counts. `cost` is as for [`Board::reachable`]. `step_taken` is called for every step
+    /// tried, so the caller can count the work (walks on an open grid grow as 3^n); when it
+    /// returns false the search stops with what it found.
+    pub fn reachable_exactly(
+        &self,
+        start: SpaceId,
+        budget: u32,
+        mut cost: impl FnMut(SpaceId, SpaceId, EdgeId) -> Option<u32>,
+        out: &mut Vec<(SpaceId, u32)>,
+        mut step_taken: impl FnMut() -> bool,
+    ) {
+        out.clear();
+        if start as usize >= self.spaces.len() {
+            return;
+        }
+        let mut on_path = vec![false; self.spaces.len()];
+        let mut ends = vec![false; self.spaces.len()];
+        on_path[start as usize] = true;
+        // Depth-first, with an explicit stack of (space, points spent, next neighbour to try).
+        let mut stack: Vec<(SpaceId, u32, usize)> = vec![(start, 0, 0)];
+        while let Some(&mut (space, spent, ref mut next)) = stack.last_mut() {
+            let neighbors = self.neighbors(space);
+            let Some(&(neighbor, edge)) = neighbors.get(*next) else {
+                on_path[space as usize] = false;
+                stack.pop();
+                continue;
+            };
+            *next += 1;
+            if on_path[neighbor as usize] {
+                continue;
+            }
+            if !step_taken() {
+                break;
+            }
+            let Some(total) = cost(space, neighbor, edge).and_then(|step| spent.checked_add(step)) else {
+                continue;
+            };
+            if total == budget {
+                ends[neighbor as usize] = true;
+            } else if total < budget {
+                on_path[neighbor as usize] = true;
+                stack.push((neighbor, total, 0));
+            }
+        }
+        out.extend(ends.iter().enumerate().filter(|(_, end)| **end).map(|(space, _)| (space as SpaceId, budget)));
+    }
+
     /// The fewest movement points a walk from `from` to `to` costs, paying `enter(space, edge)`
     /// for each space entered over an edge (`None`: not that way); `None` when there is no such
     /// walk. One-way edges are followed forwards only.

@@ -381,6 +381,59 @@ fn reachable_follows_one_way_edges_forwards_only() {
     assert_eq!(found, [(1, 1), (2, 2)]);
 }
 
+#[test]
+fn walks_of_exactly_n_steps_end_where_every_way_does() {
+    // Two one-way rings of 8 joined at outer 0 / inner 0 both ways (a junction, as a sietch).
+    let rings = board(
+        r#"
+        kind = "rings"
+        [[rings]]
+        id = "outer"
+        spaces = { count = 8, terrain = "road" }
+        one_way = true
+        [[rings]]
+        id = "inner"
+        spaces = { count = 8, terrain = "road" }
+        one_way = true
+        [[links]]
+        a = "outer:0"
+        b = "inner:0"
+        "#,
+    );
+    let mut found = Vec::new();
+    let ends = |found: &[(SpaceId, u32)]| labelled(&rings, found).into_iter().map(|(l, _)| l).collect::<Vec<_>>();
+    // From outer 6, three steps: through the junction at outer 0, on to either ring; four steps
+    // go one further on each.
+    rings.reachable_exactly(id(&rings, "outer 6"), 3, |_, _, _| Some(1), &mut found, || true);
+    assert_eq!(ends(&found), ["outer 1", "inner 0"]);
+    rings.reachable_exactly(id(&rings, "outer 6"), 4, |_, _, _| Some(1), &mut found, || true);
+    assert_eq!(ends(&found), ["outer 2", "inner 1"]);
+    // Exactly 2 ends at the junction itself; "up to 2" would also give outer 7.
+    rings.reachable_exactly(id(&rings, "outer 6"), 2, |_, _, _| Some(1), &mut found, || true);
+    assert_eq!(ends(&found), ["outer 0"]);
+    // No walk enters a space twice: 8 steps round the ring cannot end where it began.
+    rings.reachable_exactly(id(&rings, "outer 3"), 8, |_, _, _| Some(1), &mut found, || true);
+    assert!(ends(&found).iter().all(|l| l != "outer 3"), "{found:?}");
+    // On an open grid, exactly 2 from the centre of 3 x 3 is the corners, not the edges' middles.
+    let grid = board("kind = 'square'\ncolumns = 3\nrows = 3\nterrain = 'road'");
+    grid.reachable_exactly(id(&grid, "B01"), 2, |_, _, _| Some(1), &mut found, || true);
+    assert_eq!(labelled(&grid, &found).len(), 4);
+    assert!(labelled(&grid, &found).iter().all(|(l, _)| ["A00", "C00", "A02", "C02"].contains(&l.as_str())));
+    // The caller's count of steps can stop the search.
+    let mut allowed = 3;
+    grid.reachable_exactly(
+        id(&grid, "B01"),
+        2,
+        |_, _, _| Some(1),
+        &mut found,
+        || {
+            allowed -= 1;
+            allowed >= 0
+        },
+    );
+    assert!(found.len() < 4);
+}
+
 // ---------------------------------------------------------------- groups
 
 const GROUP_LAYOUT: &str = r#"

@@ -629,6 +629,11 @@ pub struct ParamDef {
     /// *Expression*: the movement points a `reachable_from` walk may spend.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub steps: Option<String>,
+    /// `true`: the `reachable_from` walk spends exactly `steps`, never less — a move of the
+    /// number rolled, not up to it. The walk never enters a space twice (no dawdling back and
+    /// forth), and where ways part (a junction between two rings) every way counts.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub exact_steps: bool,
     /// *Expression* for a piece: for `held` parameters, the piece whose items are candidates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub held_by: Option<String>,

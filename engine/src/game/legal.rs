@@ -353,8 +353,8 @@ fn enumerate<S: Sink>(
                 }
             }
         }
-        ParamSource::Reachable(from, steps) => {
-            let reached = reachable(cx, from, steps, frame);
+        ParamSource::Reachable(from, steps, exact) => {
+            let reached = reachable(cx, from, steps, *exact, frame);
             if !charge(reached.len()) {
                 return true;
             }
@@ -393,12 +393,22 @@ fn enumerate<S: Sink>(
 /// The spaces a walk from `from` reaches for at most `steps` movement points, with their costs,
 /// by space id: each step costs the entered terrain's `move_cost`; impassable terrain is never
 /// entered.
-fn reachable(cx: &mut ReadCx, from: &Expr, steps: &Expr, frame: &[Value]) -> Vec<(u32, u32)> {
+fn reachable(cx: &mut ReadCx, from: &Expr, steps: &Expr, exact: bool, frame: &[Value]) -> Vec<(u32, u32)> {
     let Some(start) = slot_or_eval(cx, from, frame).as_space() else { return Vec::new() };
     let budget = eval::eval(cx, steps, frame).map(Value::as_int).unwrap_or(0).clamp(0, i64::from(u32::MAX)) as u32;
     let (rules, state) = (cx.rules, cx.state);
     let mut out = Vec::new();
-    state.board.reachable(start, budget, |_, to, edge| eval::step_cost(rules, state, to, edge), cx.scratch, &mut out);
+    let cost = |_, to, edge| eval::step_cost(rules, state, to, edge);
+    if exact {
+        // Every step tried is work of the listing: on an open grid the walks of exactly n steps
+        // grow as 3^n.
+        state.board.reachable_exactly(start, budget, cost, &mut out, || {
+            eval::note_work(1);
+            eval::ListingWork::charge(1)
+        });
+    } else {
+        state.board.reachable(start, budget, cost, cx.scratch, &mut out);
+    }
     out
 }
 
@@ -750,8 +760,8 @@ fn check_params_from(
                 let high = eval::eval(cx, max, frame).map(Value::as_int).unwrap_or(-1);
                 (low..=high.min(low.saturating_add(MAX_NUMBER_CHOICES - 1))).contains(&arg)
             }
-            ParamSource::Reachable(from, steps) => {
-                reachable(cx, from, steps, frame).iter().any(|&(space, _)| i64::from(space) == arg)
+            ParamSource::Reachable(from, steps, exact) => {
+                reachable(cx, from, steps, *exact, frame).iter().any(|&(space, _)| i64::from(space) == arg)
             }
             ParamSource::Items => true,
             ParamSource::HeldBy(holder) => {

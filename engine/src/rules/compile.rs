@@ -954,6 +954,9 @@ impl Compiler<'_> {
         if def.reachable_from.is_some() != def.steps.is_some() {
             self.problem(None, "`reachable_from` and `steps` go together", None);
         }
+        if def.exact_steps && def.reachable_from.is_none() {
+            self.key("exact_steps", |c| c.problem(None, "`exact_steps` is about a `reachable_from` walk", None));
+        }
         // A source that fails to compile (already reported) still binds the name, so later uses
         // of it are not reported as unknown too.
         let source = (|| -> Option<ParamSource> {
@@ -966,7 +969,7 @@ impl Compiler<'_> {
                     (None, None, Some(from), Some(steps)) => {
                         let from = space_expr(self, "reachable_from", from, scope);
                         let steps = self.key("steps", |c| c.typed(steps, scope, Some(Type::Int)).map(|(e, _)| e));
-                        ParamSource::Reachable(from?, steps?)
+                        ParamSource::Reachable(from?, steps?, def.exact_steps)
                     }
                     _ => ParamSource::AllSpaces,
                 },

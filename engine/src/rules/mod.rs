@@ -169,7 +169,9 @@ pub enum ParamSource {
     PiecesOwnedBy(Expr),
     /// Spaces a walk from the first space reaches for at most the second expression's
     /// movement points (terrain move costs; impassable terrain excluded).
-    Reachable(Expr, Expr),
+    /// Spaces a walk from the first reaches for at most the second's movement points, or for
+    /// exactly that many when the flag is set (`exact_steps`).
+    Reachable(Expr, Expr, bool),
     /// Every item kind.
     Items,
     /// The items the piece the expression gives holds.
