@@ -185,6 +185,11 @@ function game.pieces(space) end
 ---@return string[] cards # card ids, in the hand's order (only the known ones, in a seat's view)
 function game.hand(seat) end
 
+---The cards attached to a piece (`attach`), face up for every seat to see.
+---@param piece integer # a piece id, from 1
+---@return string[] cards # card ids, in the order attached
+function game.attached(piece) end
+
 ---How many cards a seat holds, known or not.
 ---@param seat integer # a seat, from 1
 ---@return integer count # the number of cards in the hand
@@ -254,6 +259,18 @@ function game.set_var(name, value) end
 ---@param value integer # the new value
 function game.set_stat(piece, name, value) end
 
+---Offers a seat a response action (one with `response = true`) out of turn, giving its first parameters: that seat answers before anyone else acts, as with `offer(…)` in the rules language (see How a game runs, Responses out of turn). Spaces, seats and pieces are numbers from 1 (a space also by its label); items and cards by id. A seat no longer playing is offered nothing.
+---
+---*Changes the game*: refused where the game can only be read.
+---
+---```lua
+---game.offer(2, "toll", game.current_seat())
+---```
+---@param seat integer # a seat, from 1
+---@param action string # the response action's id
+---@param ... any # its first parameters, in order
+function game.offer(seat, action, ...) end
+
 ---Shows every card a seat holds now to another seat, or to every seat: from then on they are in that seat's view (`meeple run --as`, the window, its computer player) until they leave the hand. A `cards_revealed` event names them for the seats they are shown to.
 ---
 ---*Changes the game*: refused where the game can only be read.
@@ -273,6 +290,52 @@ function game.reveal_hand(seat, to) end
 ---@param to? integer # the seat it is shown to; nil for every seat
 ---@return boolean shown # false when the seat holds no such copy (nothing changes)
 function game.reveal_card(seat, card, to) end
+
+---Moves one copy of a card from a seat's hand to its deck's discard pile, face up. An error when the seat holds no copy.
+---
+---*Changes the game*: refused where the game can only be read.
+---
+---```lua
+---game.discard(seat, "sword")
+---```
+---@param seat integer # a seat, from 1
+---@param card string # the card's id
+function game.discard(seat, card) end
+
+---Moves one copy of a card from one seat's hand to another's (a trade, a gift). Both seats know the card then; the others see that a card changed hands. An error when the seat it comes from holds no copy.
+---
+---*Changes the game*: refused where the game can only be read.
+---@param from integer # the seat giving it, from 1
+---@param to integer # the seat receiving it, from 1
+---@param card string # the card's id
+function game.give_card(from, to, card) end
+
+---Moves one copy of a card from a seat's hand to the bottom of its deck's draw pile. An error when the seat holds no copy.
+---
+---*Changes the game*: refused where the game can only be read.
+---@param seat integer # a seat, from 1
+---@param card string # the card's id
+function game.return_card(seat, card) end
+
+---Moves one copy of a card from a seat's hand onto a piece in play, face up, after the cards it holds already. An error when the seat holds no copy.
+---
+---*Changes the game*: refused where the game can only be read.
+---
+---```lua
+---game.attach(piece, "shield", game.piece_owner(piece))
+---```
+---@param piece integer # a piece id, from 1
+---@param card string # the card's id
+---@param seat integer # the seat whose hand it comes from
+function game.attach(piece, card, seat) end
+
+---Moves one copy of a card attached to a piece (the last attached) into a seat's hand; every seat knows it is there. An error when the piece holds no copy.
+---
+---*Changes the game*: refused where the game can only be read.
+---@param piece integer # a piece id, from 1
+---@param card string # the card's id
+---@param seat integer # the seat whose hand it goes to
+function game.detach(piece, card, seat) end
 
 ---Puts a piece on a space, or takes it off the board.
 ---
@@ -462,6 +525,15 @@ function Scenario:piece_of(seat) end
 ---@param piece integer # a piece id, from 1
 ---@return string[] items # item ids
 function Scenario:items(piece) end
+
+---The cards attached to a piece (`attach`), in the order attached.
+---
+---```lua
+---expect_eq(g:attached(1), { "shield" })
+---```
+---@param piece integer # a piece id, from 1
+---@return string[] cards # card ids
+function Scenario:attached(piece) end
 
 ---The charges of an item a piece holds (the first one of that id).
 ---@param piece integer # a piece id, from 1

@@ -244,6 +244,7 @@ fn random_probe(chooser: &mut Chooser, rules: &Ruleset, state: &GameState, legal
                     ParamKind::Item => chooser.below(rules.items.len().max(1)) as i64,
                     ParamKind::Held => (chooser.below(state.pieces.len().max(1)) * 256 + chooser.below(4)) as i64,
                     ParamKind::Number => action.args[slot] + chooser.below(5) as i64 - 2,
+                    ParamKind::Card => chooser.below(rules.card_ids.len().max(1)) as i64,
                 };
             }
             action

@@ -755,6 +755,15 @@ impl UserData for Scenario {
             }
             Ok(list)
         });
+        methods.add_method("attached", |_, g, piece: usize| {
+            let p = g.piece(piece)?;
+            let rules = g.rules();
+            Ok(g.state.pieces[p]
+                .cards
+                .iter()
+                .map(|(_, card)| rules.card_ids[*card as usize].clone())
+                .collect::<Vec<_>>())
+        });
         methods.add_method("charges", |_, g, (piece, item): (usize, String)| {
             let (p, position) = g.held(piece, &item)?;
             Ok(g.state.pieces[p].items[position].charges)

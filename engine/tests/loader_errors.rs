@@ -118,7 +118,7 @@ fn every_problem_is_reported_at_once() {
             "unknown key `colour`",
             "min 0 is above max -1",
             "unknown name `turnn`",
-            "unknown value `spcae`; expected one of: space, seat, piece, number, item, held",
+            "unknown value `spcae`; expected one of: space, seat, piece, number, item, held, card",
         ],
         "{found:#?}"
     );

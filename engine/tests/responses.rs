@@ -166,3 +166,124 @@ phases = [{ id = "main", actions = ["go", "toll"] }]
         assert!(all.contains(wanted), "missing {wanted:?} in:\n{all}");
     }
 }
+
+/// A fight of rounds with a choice between rounds (fixture `duel`): the loser of each round must
+/// say which of its fighters takes the wound — a response it cannot decline — and the next round
+/// follows from that answer; a tie is rolled again at the attacker's word; the side left standing
+/// gains a point per fighter.
+#[test]
+fn a_duel_of_rounds_asks_the_loser_of_each_round_for_its_choice() {
+    let rules = common::fixture("duel");
+    let (mut engine, mut state, _) = common::new_game(&rules, 5, 2);
+    let strength = rules.stat_index("strength").unwrap();
+    let kind = |state: &GameState, piece: usize| rules.piece_kinds[state.pieces[piece].kind as usize].id.clone();
+    let (wound, again) = (rule(&rules, "wound"), rule(&rules, "roll_again"));
+    let fight = Action::rule(rule(&rules, "fight"), &[1]);
+    // Round 1: seat 1 rolls 5 dice (guard 2 + knight 3) and wins 6 to 5; seat 2 rolls 4.
+    state.turn.seat = 0;
+    state.forced_faces.extend([6, 1, 1, 1, 1, 5, 5, 5, 5]);
+    engine.apply(&mut state, &fight, &mut Events::discard()).unwrap();
+    assert_eq!(state.to_act(), 1, "the loser answers");
+    let legal = common::legal(&mut engine, &state);
+    assert_eq!(legal, vec![Action::rule(wound, &[0, 2])], "its one fighter, and no passing");
+    assert!(matches!(
+        engine.apply_as(&mut state.clone(), 1, &Action::pass(), &mut Events::discard()),
+        Err(ActionError::Illegal { .. })
+    ));
+    // Round 2 is rolled as the wound is taken: a tie, 4 against 4: the attacker rolls again.
+    state.forced_faces.extend([4, 1, 1, 1, 1, 4, 1, 1]);
+    engine.apply_as(&mut state, 1, &Action::rule(wound, &[0, 2]), &mut Events::discard()).unwrap();
+    assert_eq!(state.pieces[2].stats[strength], 3);
+    assert_eq!((state.to_act(), common::legal(&mut engine, &state)), (0, vec![Action::rule(again, &[0, 1])]));
+    // Round 3: seat 2 wins 6 to 3; seat 1 chooses between its guard and its knight.
+    state.forced_faces.extend([3, 3, 3, 3, 3, 6, 1, 1]);
+    engine.apply_as(&mut state, 0, &Action::rule(again, &[0, 1]), &mut Events::discard()).unwrap();
+    assert_eq!(state.to_act(), 0);
+    let choices: Vec<String> =
+        common::legal(&mut engine, &state).iter().map(|a| kind(&state, a.args[1] as usize)).collect();
+    assert_eq!(choices, ["guard", "knight"]);
+    // The guard takes it (down to 1). Round 4 is the winner's to roll first: the ogre's 3 dice
+    // show 2 at best, seat 1's 4 dice a 5: seat 2 must wound its ogre again.
+    state.forced_faces.extend([2, 2, 2, 5, 1, 1, 1]);
+    engine.apply_as(&mut state, 0, &Action::rule(wound, &[1, 0]), &mut Events::discard()).unwrap();
+    assert_eq!(state.pieces[0].stats[strength], 1);
+    // The ogre is worn down over rounds seat 1 wins (its 4 dice first, then the ogre's).
+    for (round, faces) in [vec![6, 1, 1, 1, 1, 1], vec![6, 1, 1, 1, 1], vec![]].into_iter().enumerate() {
+        assert_eq!(state.to_act(), 1, "round {}", 5 + round);
+        state.forced_faces.extend(faces);
+        engine.apply_as(&mut state, 1, &Action::rule(wound, &[0, 2]), &mut Events::discard()).unwrap();
+    }
+    assert!(state.forced_faces.is_empty(), "every die forced was rolled");
+    assert!(!state.pieces[2].alive, "the ogre is out");
+    assert_eq!((state.pieces[0].stats[strength], state.pieces[1].stats[strength]), (2, 4), "the winners gain a point");
+    assert!(state.turn.offers.is_empty());
+    assert_eq!(state.outcome, Some(meeple_engine::game::Outcome::Win { seats: vec![0] }));
+    // Computer players fight whole duels and the games replay.
+    for seed in 0..20u64 {
+        let (mut engine, mut state, _) = common::new_game(&rules, seed, 2);
+        let mut players: Vec<Box<dyn Player>> = (0..2).map(|i| ai::player("greedy", seed * 10 + i).unwrap()).collect();
+        let mut taken = Vec::new();
+        while state.outcome.is_none() && taken.len() < 500 {
+            let seat = state.to_act();
+            let action = players[seat as usize].decide(&mut engine, &state).unwrap();
+            engine.apply_as(&mut state, seat, &action, &mut Events::discard()).unwrap();
+            taken.push((seat, action));
+        }
+        assert!(state.outcome.is_some(), "seed {seed}: one side is out");
+        let setup = meeple_engine::game::GameSetup::new(&rules, seed, 2, "human");
+        assert_eq!(engine.replay(&setup, &taken, &mut Events::discard()).unwrap().hash(), state.hash());
+    }
+}
+
+/// A Lua hook offers a response as the rules language does (`game.offer`), parameters written
+/// as Lua writes them; a non-response is refused with the line.
+#[test]
+fn a_hook_offers_a_response_with_game_offer() {
+    let manifest = common::manifest("hooked_toll");
+    let data = r#"
+[board]
+kind = "graph"
+terrain = "road"
+spaces = [{ id = "a" }, { id = "b" }]
+links = [["a", "b"]]
+
+[terrain.road]
+
+[resources.gold]
+initial = 10
+
+[actions.ask]
+label = "Ask for a toll"
+effect = ["hook('ask_toll')"]
+
+[actions.wrong]
+label = "Offer what is no response"
+effect = ["hook('offer_wrong')"]
+
+[actions.toll]
+label = "Take the toll"
+response = true
+params = [{ name = "payer", kind = "seat" }, { name = "at", kind = "space" }]
+effect = ["payer.gold -= 2", "me.gold += 2"]
+
+[turn]
+phases = [{ id = "main", actions = ["ask", "wrong"] }]
+"#;
+    let hooks = "function ask_toll() game.offer(2, 'toll', game.current_seat(), 'b') end\n\
+                 function offer_wrong() game.offer(2, 'ask') end\n";
+    let folder = common::write_mod(
+        "hooked_toll",
+        &[("mod.toml", manifest.as_bytes()), ("data.toml", data.as_bytes()), ("hooks/toll.lua", hooks.as_bytes())],
+    );
+    let rules = common::loaded(&folder);
+    let (mut engine, mut state, _) = common::new_game(&rules, 1, 2);
+    let error = engine
+        .apply(&mut state.clone(), &Action::rule(rule(&rules, "wrong"), &[]), &mut Events::discard())
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("toll.lua:2") && error.contains("`ask` is not a response"), "{error}");
+    engine.apply(&mut state, &Action::rule(rule(&rules, "ask"), &[]), &mut Events::discard()).unwrap();
+    let b = space(&state, "b");
+    assert_eq!(state.to_act(), 1);
+    assert_eq!(common::legal(&mut engine, &state), vec![Action::rule(rule(&rules, "toll"), &[0, b]), Action::pass()]);
+}

@@ -49,6 +49,8 @@ items = ["bow"]
 tags = ["small"]
 
 [cards.spark]
+stats = { power = 2 }
+tags = ["hot"]
 [decks.main]
 cards = { spark = 3 }
 
@@ -56,7 +58,7 @@ cards = { spark = 3 }
 sides = [{ id = "red" }, { id = "blue" }]
 
 [setup]
-effect = ["place('pawn', seat(1), space('A00'))", "place('pawn', seat(2), space('C02'))"]
+effect = ["place('pawn', seat(1), space('A00'))", "place('pawn', seat(2), space('C02'))", "draw_cards('main', seat(1), 1)", "draw_cards('main', seat(2), 1)"]
 
 [turn]
 phases = [{ id = "main", actions = ["try"] }]
@@ -81,27 +83,45 @@ response = true
 params = [{ name = "payer", kind = "seat" }]
 effect = ["payer.gold -= 1", "me.gold += 1"]
 
+[actions.play]
+label = "Play"
+params = [{ name = "card", kind = "card" }]
+when = "{card_when}"
+effect = ["{card_effect}"]
+preview = { example = "{card_preview}" }
+
 [end]
 win = "seat.number == 99"
 "#;
 
 const HOOKS: &str = "function bonus_damage(piece) return 2 end\n";
 
-/// The example mod with one example in its place; the other places get harmless fillers.
+/// The example mod with one example in its place; the other places get harmless fillers. An
+/// example about a card chosen from a hand (one that names `card`) goes in the action `play`,
+/// whose parameter it is.
 fn mod_with(place: Place, example: &str) -> String {
     let quoted = example.replace('\\', "\\\\").replace('"', "\\\"");
     let (mut when, mut roll, mut effect, mut preview) = ("true", "1d6", "bonus += 0", "1");
-    match place {
-        Place::Anywhere => when = &quoted,
-        Place::Rolls => roll = &quoted,
-        Place::Effects => effect = &quoted,
-        Place::Odds => preview = &quoted,
+    // Not the filler of `try`, which some tests replace.
+    let (mut card_when, mut card_effect, mut card_preview) = ("true", "bonus -= 0", "1");
+    let about_a_card = example.split(|c: char| !c.is_alphanumeric() && c != '_').any(|word| word == "card");
+    match (place, about_a_card) {
+        (Place::Anywhere, false) => when = &quoted,
+        (Place::Anywhere, true) => card_when = &quoted,
+        (Place::Rolls, _) => roll = &quoted,
+        (Place::Effects, false) => effect = &quoted,
+        (Place::Effects, true) => card_effect = &quoted,
+        (Place::Odds, false) => preview = &quoted,
+        (Place::Odds, true) => card_preview = &quoted,
     }
     EXAMPLE_MOD
         .replace("{when}", when)
         .replace("{roll}", roll)
         .replace("{effect}", effect)
         .replace("{preview}", preview)
+        .replace("{card_when}", card_when)
+        .replace("{card_effect}", card_effect)
+        .replace("{card_preview}", card_preview)
 }
 
 fn load_example(place: Place, example: &str) -> Result<std::sync::Arc<meeple_engine::rules::Ruleset>, String> {
@@ -226,7 +246,7 @@ fn a_hook_where_lua_does_not_run_is_refused_with_the_reason() {
     // The legal actions are listed without running Lua: a hook in `when` would never hold.
     let error = load_example(Place::Anywhere, "hook('bonus_damage', who)").unwrap_err();
     assert!(error.contains("`hook` cannot be called here"), "{error}");
-    assert!(error.contains("data.toml:58:"), "{error}");
+    assert!(error.contains("data.toml:60:"), "{error}");
 }
 
 #[test]

@@ -302,7 +302,7 @@ pub struct CardDef {
     /// Named numbers printed on the card.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub stats: IndexMap<String, i64>,
-    /// Free-form tags, for Lua hooks and tools.
+    /// Free-form tags, tested in expressions with `tagged(card, "tag")` and read by Lua hooks.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,
 }
@@ -523,6 +523,11 @@ pub struct ActionDef {
     /// choices. See [How a game runs](how-a-game-runs.md#responses-out-of-turn).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub response: bool,
+    /// For a response: whether the seat offered it may pass it up. `false` makes the answer
+    /// compulsory — a choice the rules demand of that seat, such as which of its pieces takes a
+    /// wound — and passing is refused while the offered action has a legal completion.
+    #[serde(default = "yes", skip_serializing_if = "Clone::clone")]
+    pub may_decline: bool,
     /// The label of cancelling the action after its roll (with `after_roll`), e.g. "Cancel move".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cancel_label: Option<String>,
@@ -574,7 +579,7 @@ pub struct FormulaDef {
     pub description: Option<String>,
     /// Its parameters in order, each `"name: type"` with a type of the rules language:
     /// `number`, `whole number`, `yes/no`, `seat`, `space`, `piece`, `held item`, `terrain`,
-    /// `piece kind`, `item`, `side` or `phase`. A call gives one value of that type for each.
+    /// `piece kind`, `item`, `card`, `side` or `phase`. A call gives one value of that type for each.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub params: Vec<String>,
     /// *Expression*: the formula's value, which a call gives. It sees `me` (the caller's), the
@@ -637,6 +642,14 @@ pub struct ParamDef {
     /// *Expression* for a piece: for `held` parameters, the piece whose items are candidates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub held_by: Option<String>,
+    /// *Expression* for a seat: for `card` parameters, the seat whose hand the cards come
+    /// from; `me` when absent. Of another seat's hand, only the cards the acting seat knows
+    /// (its deck's hands are open, or they were shown to it) are candidates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// For `card` parameters: a deck id; only that deck's cards are candidates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deck: Option<String>,
     /// *Expression* a candidate must satisfy; it can use this parameter and the earlier ones.
     #[serde(default, rename = "where", skip_serializing_if = "Option::is_none")]
     pub filter: Option<String>,
@@ -664,6 +677,10 @@ pub enum ParamKind {
     Item,
     /// An item a piece holds (`held_by`), with its own `charges`.
     Held,
+    /// A card in a seat's hand (`from`, `me` when absent; `deck` for one deck's cards): one
+    /// choice per card id the hand holds, however many copies. Its value is the card: compared
+    /// with a quoted id (`c == "sword"`), with fields `deck` and the card's `stats`.
+    Card,
 }
 
 /// How computer players value an action.

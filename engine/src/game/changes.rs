@@ -1,11 +1,12 @@
 //! The primitive changes of a game — a counter, an owner, a resource, a stat, a variable, a
-//! piece's place, a piece placed or removed — each clamped to its declared bounds and reported
-//! as an event. TOML effects
+//! piece's place, a piece placed or removed, a card moved between hands, piles and pieces —
+//! each clamped to its declared bounds (a card moved only from where it is) and reported as an
+//! event. TOML effects
 //! and the Lua `game` API both go through these, so a change means the same from either.
 
 use super::RuleError;
 use super::events::{Event, Events};
-use super::state::{GameState, NO_SEAT, NO_SPACE};
+use super::state::{EVERY_SEAT, GameState, NO_SEAT, NO_SPACE};
 use crate::rules::Ruleset;
 
 /// Sets a space counter (clamped); returns the value stored.
@@ -171,6 +172,7 @@ pub(crate) fn place_piece(
         alive: true,
         stats: info.stats.clone(),
         items: Vec::new(),
+        cards: Vec::new(),
     });
     events.push_with(|| Event::PiecePlaced { piece, kind, owner: (owner != NO_SEAT).then_some(owner), space });
     for &item in &info.items {
@@ -232,4 +234,136 @@ pub(crate) fn reveal_card(state: &mut GameState, events: &mut Events, seat: u8, 
         }
         _ => false,
     }
+}
+
+/// Takes one copy of `card` out of `seat`'s hand — the last one, so a copy drawn earlier (and
+/// perhaps shown) stays — with the seats that had seen it (bit per seat; the holder's own
+/// included). An error names the seat and what it was to do with the card.
+fn take_from_hand(
+    rules: &Ruleset,
+    state: &mut GameState,
+    seat: u8,
+    card: u16,
+    doing: &str,
+) -> Result<(u16, u64), RuleError> {
+    let holder = &mut state.seats[seat as usize];
+    let Some(position) = holder.hand.iter().rposition(|(_, c)| *c == card) else {
+        let id = rules.card_ids.get(card as usize).map_or("?", String::as_str);
+        return Err(RuleError::new(format!("seat {} has no `{id}` in hand to {doing}", seat + 1)));
+    };
+    let seen = holder.shown.get(position).copied().unwrap_or(0) | seat_bit(seat);
+    let (deck, _) = holder.remove_card(position);
+    Ok((deck, seen))
+}
+
+/// The bit of a seat in a mask of seats ([`SeatState::shown`]); seats beyond 64 have none.
+///
+/// [`SeatState::shown`]: super::state::SeatState::shown
+fn seat_bit(seat: u8) -> u64 {
+    if seat < 64 { 1 << seat } else { 0 }
+}
+
+/// Puts a card last into `seat`'s hand, known to the seats of `seen` besides its holder.
+fn put_in_hand(state: &mut GameState, seat: u8, deck: u16, card: u16, seen: u64) {
+    let holder = &mut state.seats[seat as usize];
+    holder.hand.push((deck, card));
+    let seen = if seen == EVERY_SEAT { seen } else { seen & !seat_bit(seat) };
+    if seen != 0 {
+        let position = holder.hand.len() - 1;
+        holder.shown.resize(position + 1, 0);
+        holder.shown[position] = seen;
+    }
+}
+
+/// Moves one copy of `card` from `seat`'s hand to its deck's discard pile, face up.
+pub(crate) fn discard_card(
+    rules: &Ruleset,
+    state: &mut GameState,
+    events: &mut Events,
+    seat: u8,
+    card: u16,
+) -> Result<(), RuleError> {
+    let (deck, _) = take_from_hand(rules, state, seat, card, "discard")?;
+    state.decks[deck as usize].discard.push(card);
+    events.push_with(|| Event::CardDiscarded { seat, deck, card });
+    Ok(())
+}
+
+/// Moves one copy of `card` from `from`'s hand to `to`'s. Both seats know it afterwards, and so
+/// does every seat that had seen it in `from`'s hand.
+pub(crate) fn give_card(
+    rules: &Ruleset,
+    state: &mut GameState,
+    events: &mut Events,
+    from: u8,
+    to: u8,
+    card: u16,
+) -> Result<(), RuleError> {
+    let (deck, seen) = take_from_hand(rules, state, from, card, "give")?;
+    put_in_hand(state, to, deck, card, seen);
+    events.push_with(|| Event::CardGiven { from, to, deck, card, seen });
+    Ok(())
+}
+
+/// Moves one copy of `card` from `seat`'s hand to the bottom of its deck's draw pile (the
+/// pile's top is its end, so the bottom is its start).
+pub(crate) fn return_card(
+    rules: &Ruleset,
+    state: &mut GameState,
+    events: &mut Events,
+    seat: u8,
+    card: u16,
+) -> Result<(), RuleError> {
+    let (deck, seen) = take_from_hand(rules, state, seat, card, "return")?;
+    state.decks[deck as usize].draw.insert(0, card);
+    events.push_with(|| Event::CardReturned { seat, deck, card, seen });
+    Ok(())
+}
+
+/// Moves one copy of `card` from `seat`'s hand onto a piece in play, face up, after the cards
+/// it holds already.
+pub(crate) fn attach_card(
+    rules: &Ruleset,
+    state: &mut GameState,
+    events: &mut Events,
+    piece: u32,
+    card: u16,
+    seat: u8,
+) -> Result<(), RuleError> {
+    if !state.pieces.get(piece as usize).is_some_and(|p| p.alive) {
+        return Err(RuleError::new(format!("piece {} is not in play: no card can be attached to it", piece + 1)));
+    }
+    if state.pieces[piece as usize].cards.len() >= MAX_ATTACHED_CARDS {
+        return Err(RuleError::new(format!(
+            "a piece may hold at most {MAX_ATTACHED_CARDS} attached cards; this one holds that many already"
+        )));
+    }
+    let (deck, _) = take_from_hand(rules, state, seat, card, "attach")?;
+    state.pieces[piece as usize].cards.push((deck, card));
+    events.push_with(|| Event::CardAttached { piece, seat, deck, card });
+    Ok(())
+}
+
+/// The cards one piece may hold attached: far beyond a game's needs.
+pub const MAX_ATTACHED_CARDS: usize = 255;
+
+/// Moves one copy of `card` attached to a piece (the last attached) into `seat`'s hand. It lay
+/// face up, so every seat knows it is there.
+pub(crate) fn detach_card(
+    rules: &Ruleset,
+    state: &mut GameState,
+    events: &mut Events,
+    piece: u32,
+    card: u16,
+    seat: u8,
+) -> Result<(), RuleError> {
+    let held = state.pieces.get_mut(piece as usize).map(|p| &mut p.cards);
+    let Some(position) = held.as_ref().and_then(|cards| cards.iter().rposition(|(_, c)| *c == card)) else {
+        let id = rules.card_ids.get(card as usize).map_or("?", String::as_str);
+        return Err(RuleError::new(format!("piece {} holds no `{id}` to detach", piece + 1)));
+    };
+    let (deck, _) = state.pieces[piece as usize].cards.remove(position);
+    put_in_hand(state, seat, deck, card, EVERY_SEAT);
+    events.push_with(|| Event::CardDetached { piece, seat, deck, card });
+    Ok(())
 }

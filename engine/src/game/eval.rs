@@ -396,6 +396,16 @@ fn read_state<E: Env>(env: &mut E, read: &Read, frame: &[Value]) -> Result<Value
             Some((piece, _)) if (piece as usize) < env.state().pieces.len() => Value::Piece(piece),
             _ => Value::Nil,
         },
+        Read::CardDeck(e) => match eval(env, e, frame)? {
+            Value::Id(card) => env.rules().cards.get(card as usize).and_then(|c| c.deck).map_or(Value::Nil, Value::Id),
+            _ => Value::Nil,
+        },
+        Read::CardStat(e, stat) => match eval(env, e, frame)? {
+            Value::Id(card) => Value::Int(
+                env.rules().cards.get(card as usize).and_then(|c| c.stats.get(*stat as usize)).map_or(0, |v| *v),
+            ),
+            _ => Value::Int(0),
+        },
         Read::Var(v) => Value::Int(env.state().vars[*v as usize]),
         Read::Turn => Value::Int(i64::from(env.state().turn.number)),
         Read::Round => Value::Int(i64::from(env.state().turn.round)),
@@ -844,6 +854,19 @@ fn call<E: Env>(env: &mut E, func: Func, args: &[Expr], frame: &[Value]) -> Resu
             ),
             None => Value::Int(0),
         },
+        Func::Attached => {
+            let holder = arg(env, 0).map(|target| piece(env.state(), target))?;
+            match (holder, arg(env, 1)?) {
+                (Some(p), Value::Id(card)) => {
+                    Value::Int(env.state().pieces[p].cards.iter().filter(|(_, c)| *c == card).count() as i64)
+                }
+                _ => Value::Int(0),
+            }
+        }
+        Func::AttachedCount => match arg(env, 0).map(|target| piece(env.state(), target))? {
+            Some(p) => Value::Int(env.state().pieces[p].cards.len() as i64),
+            None => Value::Int(0),
+        },
         Func::ActiveSeats => Value::Int(env.state().active_seats() as i64),
         Func::SeatCount => Value::Int(env.state().seats.len() as i64),
         Func::SpaceCount => Value::Int(env.state().board.space_count() as i64),
@@ -924,6 +947,10 @@ fn has_tag<E: Env>(env: &E, value: Value, tag: u16, of: TagOf) -> bool {
         TagOf::Held => held(state, value).and_then(|h| rules.items.get(h.item as usize)).map(|i| &i.tags),
         TagOf::Item => match value {
             Value::Id(i) => rules.items.get(i as usize).map(|i| &i.tags),
+            _ => None,
+        },
+        TagOf::Card => match value {
+            Value::Id(c) => rules.cards.get(c as usize).map(|c| &c.tags),
             _ => None,
         },
     };
@@ -1289,6 +1316,13 @@ fn target_piece(cx: &mut WriteCx, e: &Expr, frame: &[Value]) -> Result<u32, Rule
     }
 }
 
+fn target_card(cx: &mut WriteCx, e: &Expr, frame: &[Value]) -> Result<u16, RuleError> {
+    match eval(cx, e, frame)? {
+        Value::Id(card) if (card as usize) < cx.rules.card_ids.len() => Ok(card),
+        _ => Err(RuleError::new("this names no card (it is none)")),
+    }
+}
+
 fn run_proc(cx: &mut WriteCx, proc: Proc, args: &[Expr], frame: &mut Vec<Value>) -> Result<(), RuleError> {
     match proc {
         Proc::EndTurn => cx.flow.end_turn = true,
@@ -1355,17 +1389,33 @@ fn run_proc(cx: &mut WriteCx, proc: Proc, args: &[Expr], frame: &mut Vec<Value>)
             let drawn = super::decks::draw(cx, deck, seat, count as usize);
             cx.events.push_with(|| Event::CardsDrawn { seat, deck, cards: drawn });
         }
-        Proc::Discard(card) => {
+        Proc::Discard => {
             let seat = target_seat(cx, &args[0], frame)?;
-            let holder = &mut cx.state.seats[seat as usize];
-            if let Some(position) = holder.hand.iter().position(|(_, c)| *c == card) {
-                let (deck, _) = holder.remove_card(position);
-                cx.state.decks[deck as usize].discard.push(card);
-                cx.events.push_with(|| Event::CardDiscarded { seat, deck, card });
-            } else {
-                let id = cx.rules.card_ids[card as usize].clone();
-                return Err(RuleError::new(format!("seat {} has no `{id}` in hand to discard", seat + 1)));
-            }
+            let card = target_card(cx, &args[1], frame)?;
+            changes::discard_card(cx.rules, cx.state, cx.events, seat, card)?;
+        }
+        Proc::GiveCard => {
+            let from = target_seat(cx, &args[0], frame)?;
+            let to = target_seat(cx, &args[1], frame)?;
+            let card = target_card(cx, &args[2], frame)?;
+            changes::give_card(cx.rules, cx.state, cx.events, from, to, card)?;
+        }
+        Proc::ReturnCard => {
+            let seat = target_seat(cx, &args[0], frame)?;
+            let card = target_card(cx, &args[1], frame)?;
+            changes::return_card(cx.rules, cx.state, cx.events, seat, card)?;
+        }
+        Proc::Attach => {
+            let piece = target_piece(cx, &args[0], frame)?;
+            let card = target_card(cx, &args[1], frame)?;
+            let seat = target_seat(cx, &args[2], frame)?;
+            changes::attach_card(cx.rules, cx.state, cx.events, piece, card, seat)?;
+        }
+        Proc::Detach => {
+            let piece = target_piece(cx, &args[0], frame)?;
+            let card = target_card(cx, &args[1], frame)?;
+            let seat = target_seat(cx, &args[2], frame)?;
+            changes::detach_card(cx.rules, cx.state, cx.events, piece, card, seat)?;
         }
         Proc::RevealHand => {
             let seat = target_seat(cx, &args[0], frame)?;

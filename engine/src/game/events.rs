@@ -133,6 +133,40 @@ pub enum Event {
         deck: u16,
         card: u16,
     },
+    /// A card went from one seat's hand to another's (`give_card`). `seen`: the seats that knew
+    /// the card in `from`'s hand (bit per seat, every bit when shown to all), who see which
+    /// card it was; the holders always do.
+    CardGiven {
+        from: u8,
+        to: u8,
+        deck: u16,
+        card: u16,
+        #[serde(skip)]
+        seen: u64,
+    },
+    /// A card went from a seat's hand to the bottom of its deck's draw pile (`return_card`);
+    /// `seen` as for [`Event::CardGiven`].
+    CardReturned {
+        seat: u8,
+        deck: u16,
+        card: u16,
+        #[serde(skip)]
+        seen: u64,
+    },
+    /// A card went from a seat's hand onto a piece, face up (`attach`).
+    CardAttached {
+        piece: u32,
+        seat: u8,
+        deck: u16,
+        card: u16,
+    },
+    /// A card attached to a piece went into a seat's hand (`detach`).
+    CardDetached {
+        piece: u32,
+        seat: u8,
+        deck: u16,
+        card: u16,
+    },
     /// Cards in a seat's hand were shown to one seat (`to`), or to every seat (`None`). Only
     /// those that seat had not seen yet are listed.
     CardsRevealed {

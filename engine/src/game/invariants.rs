@@ -112,13 +112,20 @@ impl GameState {
                     problem(format!("piece {index} holds item {} with {} charges", held.item, held.charges));
                 }
             }
+            // Attached cards belong to their deck as cards in hand do.
+            for &(deck, card) in &piece.cards {
+                match cards_held.get_mut(deck as usize) {
+                    Some(held) => held.push(card),
+                    None => problem(format!("piece {index} holds a card of deck {deck} of {}", rules.decks.len())),
+                }
+            }
         }
 
         if self.decks.len() != rules.decks.len() {
             problem(format!("{} decks of {}", self.decks.len(), rules.decks.len()));
         }
         for (index, ((info, piles), held)) in rules.decks.iter().zip(&self.decks).zip(cards_held).enumerate() {
-            // Cards move between the piles and the hands; none is made or lost.
+            // Cards move between the piles, the hands and pieces; none is made or lost.
             let mut now: Vec<u16> = piles.draw.iter().chain(&piles.discard).chain(&held).copied().collect();
             let mut dealt = info.cards.clone();
             now.sort_unstable();

@@ -24,7 +24,28 @@ pub(crate) fn arg_value(kind: ParamKind, arg: i64) -> Value {
         ParamKind::Number => Value::Int(arg),
         ParamKind::Item => Value::Id(arg.clamp(0, i64::from(u16::MAX)) as u16),
         ParamKind::Held => held_of_arg(arg),
+        ParamKind::Card => Value::Id(arg.clamp(0, i64::from(u16::MAX)) as u16),
     }
+}
+
+/// The cards a `card` parameter offers: each card (by index, in index order) of which `holder`
+/// holds a copy — of `deck` only, when one is named — that `viewer` knows (its own cards, an open
+/// deck's, those shown to it). Two copies are one choice.
+pub(crate) fn hand_choices(rules: &Ruleset, state: &GameState, holder: u8, deck: Option<u16>, viewer: u8) -> Vec<u16> {
+    let Some(hand) = state.seats.get(holder as usize) else { return Vec::new() };
+    let mut cards: Vec<u16> = (0..hand.hand.len())
+        .filter(|&position| {
+            let (card_deck, card) = hand.hand[position];
+            let open = rules.decks.get(card_deck as usize).is_some_and(|d| !d.hidden);
+            (card as usize) < rules.card_ids.len()
+                && deck.is_none_or(|d| d == card_deck)
+                && (open || hand.shown_to(holder, position, viewer))
+        })
+        .map(|position| hand.hand[position].1)
+        .collect();
+    cards.sort_unstable();
+    cards.dedup();
+    cards
 }
 
 pub(crate) fn value_arg(value: Value) -> i64 {
@@ -180,9 +201,10 @@ pub(crate) fn list_pass_and_leave<S: Sink>(rules: &Ruleset, state: &GameState, f
         return;
     }
     let phase = &rules.phases[state.turn.phase as usize];
-    if !state.turn.offers.is_empty() {
-        // Passing declines the response offered.
-        if sink.take(Action::pass()) {
+    if let Some(offer) = state.turn.offers.first() {
+        // Passing declines the response offered, where the rules allow it (or nothing else is
+        // possible).
+        if (rules.actions[offer.action as usize].may_decline || !found) && sink.take(Action::pass()) {
             return;
         }
     } else if state.turn.pending.is_some() {
@@ -370,6 +392,18 @@ fn enumerate<S: Sink>(
             }
             for item in 0..cx.rules.items.len() as i64 {
                 if consider(cx, item, frame, out) {
+                    return true;
+                }
+            }
+        }
+        ParamSource::Hand(holder, deck) => {
+            let Some(seat) = slot_or_eval(cx, holder, frame).as_seat() else { return false };
+            let viewer = frame.first().and_then(|v| v.as_seat()).unwrap_or(NO_SEAT);
+            if !charge(state.seats.get(seat as usize).map_or(0, |s| s.hand.len())) {
+                return true;
+            }
+            for card in hand_choices(cx.rules, state, seat, *deck, viewer) {
+                if consider(cx, i64::from(card), frame, out) {
                     return true;
                 }
             }
@@ -653,6 +687,15 @@ pub(crate) fn offered_action(offer: &Offer) -> Action {
 fn check_response(engine: &mut Engine, state: &GameState, offer: &Offer, action: &Action) -> Result<(), ActionError> {
     let rules: &Ruleset = &engine.rules;
     let offered = &rules.actions[offer.action as usize];
+    if action.kind == ActionKind::Pass && !offered.may_decline {
+        // A compulsory answer may be passed only when there is no way to give it.
+        let id = offered.id.clone();
+        return if engine.can_act(state).map_err(ActionError::Rule)? {
+            Err(ActionError::Illegal { action: id, reason: "it must be answered: it cannot be declined".into() })
+        } else {
+            Ok(())
+        };
+    }
     match action.kind {
         ActionKind::Pass => Ok(()),
         ActionKind::Leave if rules.data.seats.allow_leaving => Ok(()),
@@ -733,6 +776,7 @@ fn check_params_from(
             ParamKind::Held => value
                 .as_held()
                 .is_some_and(|(p, pos)| state.pieces.get(p as usize).is_some_and(|p| (pos as usize) < p.items.len())),
+            ParamKind::Card => (0..cx.rules.card_ids.len() as i64).contains(&arg),
         };
         if !in_range {
             return Err(format!("`{}` is not a valid {:?}", param.name, param.kind).to_lowercase());
@@ -764,6 +808,11 @@ fn check_params_from(
                 reachable(cx, from, steps, *exact, frame).iter().any(|&(space, _)| i64::from(space) == arg)
             }
             ParamSource::Items => true,
+            ParamSource::Hand(holder, deck) => {
+                let seat = slot_or_eval(cx, holder, frame).as_seat();
+                let viewer = frame.first().and_then(|v| v.as_seat()).unwrap_or(NO_SEAT);
+                seat.is_some_and(|s| hand_choices(cx.rules, state, s, *deck, viewer).contains(&(arg as u16)))
+            }
             ParamSource::HeldBy(holder) => {
                 let piece = slot_or_eval(cx, holder, frame).as_piece();
                 piece.is_some_and(|p| value.as_held().is_some_and(|(holder, _)| holder == p))
@@ -815,6 +864,7 @@ fn describe_source(source: &ParamSource, name: &str) -> String {
         ParamSource::AdjacentTo(_) => format!("`{name}` is not adjacent"),
         ParamSource::Reachable(..) => format!("`{name}` cannot be reached"),
         ParamSource::HeldBy(_) => format!("`{name}` is not held by the right piece"),
+        ParamSource::Hand(..) => format!("`{name}` is not a card in the hand it is chosen from"),
         ParamSource::Numbers(..) => format!("`{name}` is out of range"),
         _ => format!("`{name}` is not a candidate"),
     }

@@ -1053,11 +1053,11 @@ fn work_out_hook(
     let mut read_game = false;
     let mut rng = GameRng::from_seed(seed);
     let run_sampled = |hooks: &mut HookRuntime, state: &mut GameState, rng: &mut GameRng, read_game: &mut bool| {
-        let draws = Draws::Sampled { rng: rng.clone(), paths: 1.0 };
+        let draws = Draws::Sampled { rng: Box::new(rng.clone()), paths: 1.0 };
         let (result, draws, read) = hooks.call_drawing(index, name, args, state, draws);
         *read_game |= read;
         let Draws::Sampled { rng: advanced, paths } = draws else { unreachable!("sampled draws stay sampled") };
-        *rng = advanced;
+        *rng = *advanced;
         result.map(|value| (value.as_int(), paths))
     };
     // How many combinations there are, estimated from random runs: in the millions, sample at once.

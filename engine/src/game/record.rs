@@ -43,6 +43,10 @@ pub fn to_record(rules: &Ruleset, state: &GameState, seat: u8, action: &Action) 
                         Some((piece, position)) => serde_json::json!({ "piece": piece + 1, "position": position + 1 }),
                         None => Json::from(arg),
                     },
+                    ParamKind::Card => match rules.card_ids.get(arg as usize) {
+                        Some(id) => Json::String(id.clone()),
+                        None => Json::from(arg),
+                    },
                 };
                 record.args.insert(param.name.clone(), value);
             }
@@ -167,6 +171,18 @@ fn parse_arg(
         ParamKind::Item => match value {
             Json::String(id) => item_index(id).map(i64::from),
             other => Err(format!("`{name}` is an item id, not {}", shown(&other.to_string()))),
+        },
+        ParamKind::Card => match value {
+            Json::String(id) => match rules.card_ids.iter().position(|card| card == id) {
+                Some(index) => Ok(index as i64),
+                None => {
+                    let hint = did_you_mean(id, rules.card_ids.iter().map(String::as_str))
+                        .map(|s| format!("; did you mean `{s}`?"))
+                        .unwrap_or_default();
+                    Err(format!("`{name}`: no card is called `{}`{hint}", shown(id)))
+                }
+            },
+            other => Err(format!("`{name}` is a card id, not {}", shown(&other.to_string()))),
         },
         // A held item: `{ "piece": 3, "position": 2 }`, `{ "piece": 3, "item": "sword" }`, or
         // just the item's id for the acting seat's first piece holding one.

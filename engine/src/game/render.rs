@@ -129,6 +129,23 @@ pub fn event_json(rules: &Ruleset, state: &GameState, event: &Event) -> Json {
             "event": "card_discarded", "seat": seat(*s), "deck": rules.decks[*deck as usize].id,
             "card": card(rules, *c),
         }),
+        // A card this seat does not know is `null`.
+        Event::CardGiven { from, to, deck, card: c, .. } => json!({
+            "event": "card_given", "from": seat(*from), "to": seat(*to), "deck": rules.decks[*deck as usize].id,
+            "card": card(rules, *c),
+        }),
+        Event::CardReturned { seat: s, deck, card: c, .. } => json!({
+            "event": "card_returned", "seat": seat(*s), "deck": rules.decks[*deck as usize].id,
+            "card": card(rules, *c), "to": "bottom of the draw pile",
+        }),
+        Event::CardAttached { piece, seat: s, deck, card: c } => json!({
+            "event": "card_attached", "piece": piece + 1, "seat": seat(*s), "deck": rules.decks[*deck as usize].id,
+            "card": card(rules, *c),
+        }),
+        Event::CardDetached { piece, seat: s, deck, card: c } => json!({
+            "event": "card_detached", "piece": piece + 1, "seat": seat(*s), "deck": rules.decks[*deck as usize].id,
+            "card": card(rules, *c),
+        }),
         Event::CardsRevealed { seat: s, to, deck, cards } => {
             let mut value = json!({
                 "event": "cards_revealed", "seat": seat(*s), "to": to.map_or_else(|| json!("all"), seat),
@@ -211,6 +228,10 @@ pub fn state_json(rules: &Ruleset, state: &GameState) -> Json {
                     .iter()
                     .map(|held| json!({ "item": rules.items[held.item as usize].id, "charges": held.charges }))
                     .collect();
+            }
+            // Attached cards lie face up, in the order attached.
+            if !p.cards.is_empty() {
+                piece["cards"] = p.cards.iter().map(|(_, c)| card(rules, *c)).collect();
             }
             piece
         })

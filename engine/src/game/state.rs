@@ -130,6 +130,10 @@ pub struct Piece {
     /// the old one's position.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub items: Vec<HeldItem>,
+    /// Cards attached to the piece, face up, in the order attached: (deck index, card index).
+    /// Left out of saves while empty, so games without attached cards save as before.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cards: Vec<(u16, u16)>,
 }
 
 /// An item a piece holds.

@@ -6,7 +6,9 @@
 //! - a card in a hand: its holder, every seat when its deck is not `hidden`, and the seats it
 //!   was shown to (`reveal_hand`, `reveal_card`); how many cards each hand holds, everyone;
 //! - a draw pile: nobody knows its order or its cards, everyone its size; a discard pile:
-//!   everyone;
+//!   everyone; a card attached to a piece (face up on the table): everyone;
+//! - a card given from one hand to another: both holders, and the seats that knew it in the
+//!   giver's hand; a card returned to a draw pile: the seats that knew it in the hand;
 //! - a number declared `hidden = true`: a resource its seat, a stat the piece's owner, a space
 //!   counter the space's owner; every other number, and every variable, everyone;
 //! - the game's random stream (the coming dice and shuffles): nobody;
@@ -110,7 +112,9 @@ pub fn fill_unknown_cards(rules: &Ruleset, view: &mut GameState, rng: &mut GameR
             left[card as usize] += 1;
         }
         let held = view.seats.iter().flat_map(|s| s.hand.iter().filter(|(d, _)| *d == deck).map(|(_, card)| card));
-        for &card in piles.discard.iter().chain(&piles.draw).chain(held) {
+        let attached =
+            view.pieces.iter().flat_map(|p| p.cards.iter().filter(|(d, _)| *d == deck).map(|(_, card)| card));
+        for &card in piles.discard.iter().chain(&piles.draw).chain(held).chain(attached) {
             if let Some(count) = left.get_mut(card as usize) {
                 *count = count.saturating_sub(1);
             }
@@ -157,6 +161,25 @@ impl Event {
                     Event::CardsDrawn { seat: *drawer, deck: *deck, cards: unknown(cards) }
                 })
             }
+            // Known to both hands and to the seats that knew it in the giver's; the others see
+            // that a card changed hands.
+            Event::CardGiven { from, to, deck, seen, .. } => {
+                let known = knows_card(rules, *deck, *seen, seat) || seat == *from || seat == *to;
+                Some(if known {
+                    self.clone()
+                } else {
+                    Event::CardGiven { from: *from, to: *to, deck: *deck, card: UNKNOWN_CARD, seen: *seen }
+                })
+            }
+            // Known to the seats that knew it in the hand; the others see a card go back.
+            Event::CardReturned { seat: holder, deck, seen, .. } => {
+                let known = knows_card(rules, *deck, *seen, seat) || seat == *holder;
+                Some(if known {
+                    self.clone()
+                } else {
+                    Event::CardReturned { seat: *holder, deck: *deck, card: UNKNOWN_CARD, seen: *seen }
+                })
+            }
             // Shown to its holder, the seat it was shown to, or all; the others see that some
             // cards were shown, and how many.
             Event::CardsRevealed { seat: holder, to, deck, cards } => {
@@ -179,10 +202,13 @@ impl Event {
                 let hidden = rules.space_counters.get(*counter as usize).is_some_and(|c| c.hidden);
                 sees_value(hidden, *owner, seat).then(|| self.clone())
             }
-            // Everyone's: a discarded card lies face up; variables are the game's, not a seat's
+            // Everyone's: a discarded or attached card lies face up (and a detached one was seen
+            // going into the hand); variables are the game's, not a seat's
             // (`hidden` on one only keeps it out of the window); dice are rolled in the open,
             // and an action names no card; a log line is written for all to read.
             Event::CardDiscarded { .. }
+            | Event::CardAttached { .. }
+            | Event::CardDetached { .. }
             | Event::VarChanged { .. }
             | Event::Rolled { .. }
             | Event::Acted { .. }
@@ -211,4 +237,11 @@ impl Event {
             | Event::GameOver { .. } => Some(self.clone()),
         }
     }
+}
+
+/// Whether `viewer` knows a card that left a hand, from its deck (open hands are everyone's)
+/// and the seats that had seen it there (`seen`, a mask as [`super::state::SeatState::shown`]).
+fn knows_card(rules: &Ruleset, deck: u16, seen: u64, viewer: u8) -> bool {
+    let open = rules.decks.get(deck as usize).is_some_and(|d| !d.hidden);
+    open || seen == super::state::EVERY_SEAT || (viewer < 64 && seen & (1 << viewer) != 0)
 }

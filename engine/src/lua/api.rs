@@ -11,7 +11,7 @@ use mlua::{Lua, MultiValue, Table, Value as LuaValue};
 
 use super::sandbox::{bytes_as_instructions, charge};
 use super::{HookCell, describe_lua};
-use crate::defs::EventKind;
+use crate::defs::{EventKind, ParamKind};
 use crate::diag::{MAX_ECHOED_CHARS, did_you_mean, shown};
 use crate::game::changes;
 use crate::game::events::Event;
@@ -113,6 +113,20 @@ fn lookup(names: impl Iterator<Item = String> + Clone, name: &str, kind: &str, w
         .map(|s| format!("; did you mean `{s}`?"))
         .unwrap_or_default();
     err(format!("{what}: unknown {kind} `{}`{hint}", shown(name)))
+}
+
+/// A card named by its id.
+fn card_of(cell: &HookCell, value: &LuaValue, what: &str) -> LuaResult<u16> {
+    let name = name_arg(value, what)?;
+    Ok(lookup(cell.rules.card_ids.iter().cloned(), &name, "card", what)? as u16)
+}
+
+/// A card moved, or the reason it could not be, as a Lua error naming the function.
+fn moved(what: &str, result: Result<(), crate::game::RuleError>) -> LuaResult<MultiValue> {
+    match result {
+        Ok(()) => Ok(MultiValue::new()),
+        Err(e) => err(format!("{what}: {}", e.message())),
+    }
 }
 
 fn arg(args: &MultiValue, i: usize) -> LuaValue {
@@ -323,6 +337,15 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
             .collect();
         one(lua, cards)
     }));
+    api!("attached", |lua, a| with(lua, |c| {
+        let piece = piece_arg(c, &arg(&a, 0), "attached")?;
+        let cards: Vec<String> = c.state.pieces[piece]
+            .cards
+            .iter()
+            .filter_map(|(_, card)| c.rules.card_ids.get(*card as usize).cloned())
+            .collect();
+        one(lua, cards)
+    }));
     api!("hand_size", |lua, a| with(lua, |c| {
         let seat = seat_arg(c, &arg(&a, 0), "hand_size")?;
         one(lua, c.state.seats[seat as usize].hand.len() as i64)
@@ -412,6 +435,53 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
         changes::set_stat(&rules, &mut c.state, &mut c.events, piece as u32, stat as u16, value);
         Ok(MultiValue::new())
     }));
+    api!("offer", |_lua, a| with(_lua, |c| {
+        writable(c, "offer")?;
+        let seat = seat_arg(c, &arg(&a, 0), "offer")?;
+        let name = name_arg(&arg(&a, 1), "offer")?;
+        let index = lookup(c.rules.actions.iter().map(|x| x.id.clone()), &name, "action", "offer")?;
+        let rule = &c.rules.actions[index];
+        if !rule.response {
+            return err(format!(
+                "offer: `{}` is not a response: only an action with `response = true` is offered out of turn",
+                shown(&name)
+            ));
+        }
+        let given = a.len().saturating_sub(2);
+        if given > rule.params.len() {
+            return err(format!("offer: `{}` has {} parameter(s), not {given}", shown(&name), rule.params.len()));
+        }
+        // Each parameter given as its kind is written in Lua: spaces, seats and pieces as numbers
+        // from 1 (a space also by its label), items and cards by id, numbers as they are.
+        let mut args = Vec::with_capacity(given);
+        for (i, param) in rule.params.iter().take(given).enumerate() {
+            let value = arg(&a, 2 + i);
+            let what = format!("offer: `{}`", param.name);
+            args.push(match param.kind {
+                ParamKind::Space => i64::from(space_arg(c, &value, &what)?),
+                ParamKind::Seat => i64::from(seat_arg(c, &value, &what)?),
+                ParamKind::Piece => piece_arg(c, &value, &what)? as i64,
+                ParamKind::Number => int_arg(&value, &what)?,
+                ParamKind::Item => {
+                    let item = name_arg(&value, &what)?;
+                    lookup(c.rules.items.iter().map(|x| x.id.clone()), &item, "item", &what)? as i64
+                }
+                ParamKind::Card => {
+                    let card = name_arg(&value, &what)?;
+                    lookup(c.rules.card_ids.iter().cloned(), &card, "card", &what)? as i64
+                }
+                ParamKind::Held => return err(format!("{what}: a held item cannot be given by an offer from Lua")),
+            });
+        }
+        // A seat no longer playing is offered nothing, as in the rules language.
+        if c.state.seats[seat as usize].status == SeatStatus::Active {
+            let action = index as u16;
+            let shown_args = args.clone();
+            c.events.push_with(|| Event::Offered { seat, action, args: shown_args });
+            c.state.turn.offers.push(crate::game::state::Offer { seat, action, args });
+        }
+        Ok(MultiValue::new())
+    }));
     api!("reveal_hand", |_lua, a| with(_lua, |c| {
         writable(c, "reveal_hand")?;
         let seat = seat_arg(c, &arg(&a, 0), "reveal_hand")?;
@@ -432,6 +502,45 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
             v => Some(seat_arg(c, &v, "reveal_card")?),
         };
         one(lua, changes::reveal_card(&mut c.state, &mut c.events, seat, card, to))
+    }));
+    // Moving cards: each moves one copy and is an error when the card is not there.
+    api!("discard", |_lua, a| with(_lua, |c| {
+        writable(c, "discard")?;
+        let seat = seat_arg(c, &arg(&a, 0), "discard")?;
+        let card = card_of(c, &arg(&a, 1), "discard")?;
+        let rules = c.rules.clone();
+        moved("discard", changes::discard_card(&rules, &mut c.state, &mut c.events, seat, card))
+    }));
+    api!("give_card", |_lua, a| with(_lua, |c| {
+        writable(c, "give_card")?;
+        let from = seat_arg(c, &arg(&a, 0), "give_card")?;
+        let to = seat_arg(c, &arg(&a, 1), "give_card")?;
+        let card = card_of(c, &arg(&a, 2), "give_card")?;
+        let rules = c.rules.clone();
+        moved("give_card", changes::give_card(&rules, &mut c.state, &mut c.events, from, to, card))
+    }));
+    api!("return_card", |_lua, a| with(_lua, |c| {
+        writable(c, "return_card")?;
+        let seat = seat_arg(c, &arg(&a, 0), "return_card")?;
+        let card = card_of(c, &arg(&a, 1), "return_card")?;
+        let rules = c.rules.clone();
+        moved("return_card", changes::return_card(&rules, &mut c.state, &mut c.events, seat, card))
+    }));
+    api!("attach", |_lua, a| with(_lua, |c| {
+        writable(c, "attach")?;
+        let piece = piece_arg(c, &arg(&a, 0), "attach")? as u32;
+        let card = card_of(c, &arg(&a, 1), "attach")?;
+        let seat = seat_arg(c, &arg(&a, 2), "attach")?;
+        let rules = c.rules.clone();
+        moved("attach", changes::attach_card(&rules, &mut c.state, &mut c.events, piece, card, seat))
+    }));
+    api!("detach", |_lua, a| with(_lua, |c| {
+        writable(c, "detach")?;
+        let piece = piece_arg(c, &arg(&a, 0), "detach")? as u32;
+        let card = card_of(c, &arg(&a, 1), "detach")?;
+        let seat = seat_arg(c, &arg(&a, 2), "detach")?;
+        let rules = c.rules.clone();
+        moved("detach", changes::detach_card(&rules, &mut c.state, &mut c.events, piece, card, seat))
     }));
     api!("move_piece", |_lua, a| with(_lua, |c| {
         writable(c, "move_piece")?;

@@ -363,6 +363,10 @@ const GAME: ApiTable = ApiTable {
         .params(&[SEAT])
         .returns(&[r("string[]", "cards", "card ids, in the hand's order (only the known ones, in a seat's view)")])
         .group(READ),
+        func("attached", "The cards attached to a piece (`attach`), face up for every seat to see.")
+            .params(&[PIECE])
+            .returns(&[r("string[]", "cards", "card ids, in the order attached")])
+            .group(READ),
         func("hand_size", "How many cards a seat holds, known or not.")
             .params(&[SEAT])
             .returns(&[r("integer", "count", "the number of cards in the hand")])
@@ -416,6 +420,22 @@ const GAME: ApiTable = ApiTable {
             .group(CHANGE)
             .changes(),
         func(
+            "offer",
+            "Offers a seat a response action (one with `response = true`) out of turn, giving its first \
+             parameters: that seat answers before anyone else acts, as with `offer(…)` in the rules \
+             language (see How a game runs, Responses out of turn). Spaces, seats and pieces are \
+             numbers from 1 (a space also by its label); items and cards by id. A seat no longer \
+             playing is offered nothing.",
+        )
+        .params(&[
+            SEAT,
+            p("action", "string", "the response action's id"),
+            p("...", "any", "its first parameters, in order"),
+        ])
+        .example("game.offer(2, \"toll\", game.current_seat())")
+        .group(CHANGE)
+        .changes(),
+        func(
             "reveal_hand",
             "Shows every card a seat holds now to another seat, or to every seat: from then on they \
              are in that seat's view (`meeple run --as`, the window, its computer player) until they \
@@ -436,6 +456,53 @@ const GAME: ApiTable = ApiTable {
             opt("to", "integer", "the seat it is shown to; nil for every seat"),
         ])
         .returns(&[r("boolean", "shown", "false when the seat holds no such copy (nothing changes)")])
+        .group(CHANGE)
+        .changes(),
+        func(
+            "discard",
+            "Moves one copy of a card from a seat's hand to its deck's discard pile, face up. An \
+             error when the seat holds no copy.",
+        )
+        .params(&[SEAT, p("card", "string", "the card's id")])
+        .example("game.discard(seat, \"sword\")")
+        .group(CHANGE)
+        .changes(),
+        func(
+            "give_card",
+            "Moves one copy of a card from one seat's hand to another's (a trade, a gift). Both \
+             seats know the card then; the others see that a card changed hands. An error when the \
+             seat it comes from holds no copy.",
+        )
+        .params(&[
+            p("from", "integer", "the seat giving it, from 1"),
+            p("to", "integer", "the seat receiving it, from 1"),
+            p("card", "string", "the card's id"),
+        ])
+        .group(CHANGE)
+        .changes(),
+        func(
+            "return_card",
+            "Moves one copy of a card from a seat's hand to the bottom of its deck's draw pile. An \
+             error when the seat holds no copy.",
+        )
+        .params(&[SEAT, p("card", "string", "the card's id")])
+        .group(CHANGE)
+        .changes(),
+        func(
+            "attach",
+            "Moves one copy of a card from a seat's hand onto a piece in play, face up, after the \
+             cards it holds already. An error when the seat holds no copy.",
+        )
+        .params(&[PIECE, p("card", "string", "the card's id"), p("seat", "integer", "the seat whose hand it comes from")])
+        .example("game.attach(piece, \"shield\", game.piece_owner(piece))")
+        .group(CHANGE)
+        .changes(),
+        func(
+            "detach",
+            "Moves one copy of a card attached to a piece (the last attached) into a seat's hand; \
+             every seat knows it is there. An error when the piece holds no copy.",
+        )
+        .params(&[PIECE, p("card", "string", "the card's id"), p("seat", "integer", "the seat whose hand it goes to")])
         .group(CHANGE)
         .changes(),
         func("move_piece", "Puts a piece on a space, or takes it off the board.")
@@ -685,6 +752,11 @@ const SCENARIO_OBJECT: ApiTable = ApiTable {
             .params(&[PIECE])
             .returns(&[r("string[]", "items", "item ids")])
             .example("expect_eq(g:items(1), { \"sword\" })")
+            .group(READ),
+        method("attached", "The cards attached to a piece (`attach`), in the order attached.")
+            .params(&[PIECE])
+            .returns(&[r("string[]", "cards", "card ids")])
+            .example("expect_eq(g:attached(1), { \"shield\" })")
             .group(READ),
         method("charges", "The charges of an item a piece holds (the first one of that id).")
             .params(&[PIECE, p("item", "string", "the item's id")])

@@ -52,7 +52,7 @@ pub(crate) enum Draws {
     /// Samples, from a stream of the odds' own (never the game's). `paths` multiplies the
     /// numbers of outcomes of the draws made: over random runs, its mean is the number of
     /// combinations an enumeration would run (Knuth's estimate of a tree's size).
-    Sampled { rng: crate::rng::GameRng, paths: f64 },
+    Sampled { rng: Box<crate::rng::GameRng>, paths: f64 },
 }
 
 impl Draws {

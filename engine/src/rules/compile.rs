@@ -105,8 +105,11 @@ struct Names {
     item_stats: Vec<String>,
     item_slots: Vec<String>,
     terrain_stats: Vec<String>,
-    /// Tags of terrains, piece kinds and items (cards' tags are for Lua and tools).
+    /// Tags of terrains, piece kinds, items and cards (cards' last, so adding cards to a mod
+    /// moves no other tag).
     tags: Vec<String>,
+    /// Names of the cards' numbers, in order of first appearance.
+    card_stats: Vec<String>,
     /// Budget slots: every action, then every action group.
     budgets: Vec<String>,
     /// The board's space labels when they do not depend on the game, to check `space("…")`.
@@ -148,8 +151,10 @@ impl Names {
                     .values()
                     .flat_map(|t| &t.tags)
                     .chain(data.pieces.values().flat_map(|p| &p.tags))
-                    .chain(data.items.values().flat_map(|i| &i.tags)),
+                    .chain(data.items.values().flat_map(|i| &i.tags))
+                    .chain(data.cards.values().flat_map(|c| &c.tags)),
             ),
+            card_stats: first_appearances(data.cards.values().flat_map(|c| c.stats.keys())),
             budgets: [
                 data.actions.keys().cloned().collect(),
                 first_appearances(data.actions.values().filter_map(|a| a.group.as_ref())),
@@ -380,6 +385,7 @@ impl Compiler<'_> {
         let items = self.key("items", |c| c.items(data));
         let card_ids: Vec<String> = data.cards.keys().cloned().collect();
         let decks = self.key("decks", |c| c.decks(data, &card_ids));
+        let cards = self.cards(data);
         self.key("board", |c| c.board_terrain(data));
         self.compile_definitions();
         let actions = self.key("actions", |c| {
@@ -457,6 +463,8 @@ impl Compiler<'_> {
             budget_names: self.names.budgets.clone(),
             ai_standing,
             card_ids,
+            cards,
+            card_stats: self.names.card_stats.clone(),
             decks,
             actions,
             phases,
@@ -694,6 +702,27 @@ impl Compiler<'_> {
             .collect()
     }
 
+    /// What the rules read of each card: its label, first deck, numbers and tags.
+    fn cards(&self, data: &ModData) -> Vec<crate::rules::CardInfo> {
+        data.cards
+            .iter()
+            .map(|(id, def)| {
+                let mut stats = vec![0; self.names.card_stats.len()];
+                for (name, value) in &def.stats {
+                    if let Some(i) = index_of(&self.names.card_stats, name) {
+                        stats[i as usize] = *value;
+                    }
+                }
+                crate::rules::CardInfo {
+                    label: def.label.clone().unwrap_or_else(|| id.clone()),
+                    deck: data.decks.values().position(|d| d.cards.contains_key(id)).map(|d| d as u16),
+                    stats,
+                    tags: self.tag_indexes(&def.tags),
+                }
+            })
+            .collect()
+    }
+
     fn decks(&mut self, data: &ModData, card_ids: &[String]) -> Vec<DeckInfo> {
         data.decks
             .iter()
@@ -774,6 +803,9 @@ impl Compiler<'_> {
         let after_slots: Vec<u16> = def.after_roll.iter().map(|_| scope.push("", Type::Nil, true)).collect();
         if params.len() + after_slots.len() > 4 {
             self.problem(None, "an action has at most 4 parameters (`params` and `after_roll` together)", None);
+        }
+        if !def.may_decline && !def.response {
+            self.key("may_decline", |c| c.problem(None, "`may_decline` is about a response (`response = true`)", None));
         }
         if def.response && !def.after_roll.is_empty() {
             self.key("after_roll", |c| {
@@ -914,6 +946,7 @@ impl Compiler<'_> {
             frame: frame.max(odds_scope.frame).max(chosen_scope.frame) as u16,
             fallible,
             response: def.response,
+            may_decline: def.may_decline,
         }
     }
 
@@ -992,6 +1025,35 @@ impl Compiler<'_> {
                     None => ParamSource::AllPieces,
                 },
                 ParamKind::Seat => ParamSource::Seats,
+                ParamKind::Card => {
+                    if self.names.decks.is_empty() {
+                        self.key("kind", |c| {
+                            c.problem(
+                                None,
+                                "a `card` parameter chooses from a hand, and this mod has no cards in hands: \
+                                 declare `[decks]` (and draw cards into hands)",
+                                None,
+                            )
+                        });
+                        return None;
+                    }
+                    let holder = match &def.from {
+                        Some(holder) => seat_expr(self, "from", holder, scope)?,
+                        None => Expr::Slot(0),
+                    };
+                    let deck = match &def.deck {
+                        Some(deck) => match index_of(&self.names.decks, deck) {
+                            Some(index) => Some(index),
+                            None => {
+                                let decks = self.names.decks.clone();
+                                self.key("deck", |c| c.unknown(None, "deck", deck, &decks));
+                                return None;
+                            }
+                        },
+                        None => None,
+                    };
+                    ParamSource::Hand(holder, deck)
+                }
                 ParamKind::Number => {
                     let bound = |c: &mut Self, key: &str, text: &Option<String>, scope: &mut Scope| -> Option<Expr> {
                         match text {
@@ -1023,6 +1085,11 @@ impl Compiler<'_> {
         if def.kind != ParamKind::Held && def.held_by.is_some() {
             self.key("held_by", |c| c.problem(None, "`held_by` is only for `held` parameters", None));
         }
+        for (key, given) in [("from", def.from.is_some()), ("deck", def.deck.is_some())] {
+            if def.kind != ParamKind::Card && given {
+                self.key(key, |c| c.problem(None, format!("`{key}` is only for `card` parameters"), None));
+            }
+        }
         let ty = match def.kind {
             ParamKind::Space => Type::Space,
             ParamKind::Seat => Type::Seat,
@@ -1030,6 +1097,7 @@ impl Compiler<'_> {
             ParamKind::Number => Type::Int,
             ParamKind::Item => Type::Id(IdKind::Item),
             ParamKind::Held => Type::Held,
+            ParamKind::Card => Type::Id(IdKind::Card),
         };
         let slot = match bind {
             Some(slot) => {
@@ -1623,7 +1691,7 @@ impl Compiler<'_> {
                     ParamKind::Seat => (LoopKind::Seat, Type::Seat, "seat"),
                     ParamKind::Space => (LoopKind::Space, Type::Space, "space"),
                     ParamKind::Piece => (LoopKind::Piece, Type::Piece, "piece"),
-                    ParamKind::Number | ParamKind::Item | ParamKind::Held => {
+                    ParamKind::Number | ParamKind::Item | ParamKind::Held | ParamKind::Card => {
                         self.key("for_each", |c| c.problem(None, "loops run over `seat`, `space` or `piece`", None));
                         return None;
                     }
@@ -1756,26 +1824,12 @@ impl Compiler<'_> {
                     _ => (Proc::DrawCards(index), vec![Type::Text, Type::Seat, Type::Int]),
                 }
             }
-            "discard" => {
-                let Some(card_arg) = args.get(1) else {
-                    self.problem(
-                        Some(name_span),
-                        "`discard` takes a seat and a quoted card id: discard(me, \"card\")",
-                        None,
-                    );
-                    return Some(None);
-                };
-                let AstKind::Str(card) = &card_arg.kind else {
-                    self.problem(Some(card_arg.span), "the second argument of `discard` is a quoted card id", None);
-                    return Some(None);
-                };
-                let Some(index) = index_of(&self.names.cards, card) else {
-                    let cards = self.names.cards.clone();
-                    self.unknown(Some(card_arg.span), "card", card, &cards);
-                    return Some(None);
-                };
-                (Proc::Discard(index), vec![Type::Seat, Type::Text])
-            }
+            // A card is a quoted id or a card value (a `card` parameter); each moves one copy.
+            "discard" => (Proc::Discard, vec![Type::Seat, Type::Id(IdKind::Card)]),
+            "give_card" => (Proc::GiveCard, vec![Type::Seat, Type::Seat, Type::Id(IdKind::Card)]),
+            "return_card" => (Proc::ReturnCard, vec![Type::Seat, Type::Id(IdKind::Card)]),
+            "attach" => (Proc::Attach, vec![Type::Piece, Type::Id(IdKind::Card), Type::Seat]),
+            "detach" => (Proc::Detach, vec![Type::Piece, Type::Id(IdKind::Card), Type::Seat]),
             "offer" => {
                 let Some(first) = args.first() else {
                     self.problem(
@@ -1821,6 +1875,7 @@ impl Compiler<'_> {
                     ParamKind::Number => Type::Int,
                     ParamKind::Item => Type::Id(IdKind::Item),
                     ParamKind::Held => Type::Held,
+                    ParamKind::Card => Type::Id(IdKind::Card),
                 }));
                 (Proc::Offer(index), expected)
             }
@@ -1864,7 +1919,17 @@ impl Compiler<'_> {
             self.problem(Some(name_span), format!("`{name}` changes the game and cannot be used here"), None);
             return Some(None);
         }
-        if matches!(proc, Proc::Place(_) | Proc::Give) {
+        if matches!(
+            proc,
+            Proc::Place(_)
+                | Proc::Give
+                | Proc::Discard
+                | Proc::GiveCard
+                | Proc::ReturnCard
+                | Proc::Attach
+                | Proc::Detach
+        ) {
+            // A card that is not where a statement moves it from is an error at run time.
             // A game's pieces and a piece's items are bounded (`changes::MAX_PIECES`,
             // `MAX_HELD_ITEMS`): past them the statement fails, so its action runs on a snapshot.
             scope.fallible = true;
@@ -2035,6 +2100,8 @@ impl Compiler<'_> {
             IdKind::Phase => (&self.names.phases, "phase"),
             IdKind::Side => (&self.names.sides, "side"),
             IdKind::Item => (&self.names.items, "item"),
+            IdKind::Card => (&self.names.cards, "card"),
+            IdKind::Deck => (&self.names.decks, "deck"),
         };
         match index_of(list, name) {
             Some(i) => Some(Expr::Const(Value::Id(i))),
@@ -2211,6 +2278,17 @@ impl Compiler<'_> {
                 let item_field = self.item_field(field, field_span, &[])?;
                 (Expr::Read(Read::ItemField(b, item_field)), Type::Int)
             }
+            Type::Id(IdKind::Card) => match field {
+                "deck" => (Expr::Read(Read::CardDeck(b)), Type::Id(IdKind::Deck)),
+                _ => match index_of(&self.names.card_stats, field) {
+                    Some(i) => (Expr::Read(Read::CardStat(b, i)), Type::Int),
+                    None => {
+                        let known = [self.names.card_stats.clone(), vec!["deck".into()]].concat();
+                        self.unknown(Some(field_span), "card field", field, &known);
+                        return None;
+                    }
+                },
+            },
             Type::Id(IdKind::Terrain) => match index_of(&self.names.terrain_stats, field) {
                 Some(i) => (Expr::Read(Read::TerrainStat(b, i)), Type::Int),
                 None => {
@@ -2601,6 +2679,22 @@ impl Compiler<'_> {
                 };
                 Some((Expr::Call(Func::InHand(index), vec![seat]), Type::Int))
             }
+            "attached" => {
+                if !arity(self, 2) {
+                    return None;
+                }
+                let (piece, _) = self.expect_type(&args[0], scope, Type::Piece)?;
+                // A quoted card id, or a card value (a `card` parameter).
+                let (card, _) = self.expect_type(&args[1], scope, Type::Id(IdKind::Card))?;
+                Some((Expr::Call(Func::Attached, vec![piece, card]), Type::Int))
+            }
+            "attached_count" => {
+                if !arity(self, 1) {
+                    return None;
+                }
+                let (piece, _) = self.expect_type(&args[0], scope, Type::Piece)?;
+                Some((Expr::Call(Func::AttachedCount, vec![piece]), Type::Int))
+            }
             "space" => {
                 if !arity(self, 1) {
                     return None;
@@ -2747,11 +2841,12 @@ impl Compiler<'_> {
                     Type::Id(IdKind::Terrain) => TagOf::Terrain,
                     Type::Id(IdKind::PieceKind) => TagOf::PieceKind,
                     Type::Id(IdKind::Item) => TagOf::Item,
+                    Type::Id(IdKind::Card) => TagOf::Card,
                     other => {
                         self.problem(
                             Some(args[0].span),
                             format!(
-                                "`tagged` tells the tags of a space, terrain, piece, piece kind, held item or item, not of {}",
+                                "`tagged` tells the tags of a space, terrain, piece, piece kind, held item, item or card, not of {}",
                                 other.describe()
                             ),
                             None,
@@ -2771,7 +2866,8 @@ impl Compiler<'_> {
             }
             "count_of" | "sum_of" | "min_of" | "max_of" | "random_of" => self.aggregate(name, name_span, args, scope),
             "end_turn" | "leave" | "eliminate" | "win" | "draw" | "deal_spaces" | "place" | "remove" | "shuffle"
-            | "draw_cards" | "discard" | "log" | "give" | "offer" | "reveal_hand" | "reveal_card" => {
+            | "draw_cards" | "discard" | "log" | "give" | "offer" | "reveal_hand" | "reveal_card" | "give_card"
+            | "return_card" | "attach" | "detach" => {
                 self.problem(
                     Some(name_span),
                     format!("`{name}` is a statement; it cannot be part of an expression"),

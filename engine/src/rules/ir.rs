@@ -154,6 +154,7 @@ impl Type {
         ("terrain", Type::Id(IdKind::Terrain)),
         ("piece kind", Type::Id(IdKind::PieceKind)),
         ("item", Type::Id(IdKind::Item)),
+        ("card", Type::Id(IdKind::Card)),
         ("side", Type::Id(IdKind::Side)),
         ("phase", Type::Id(IdKind::Phase)),
     ];
@@ -187,6 +188,10 @@ pub enum IdKind {
     Phase,
     Side,
     Item,
+    /// A card of the mod's `[cards]` (by index into [`crate::rules::Ruleset::cards`]).
+    Card,
+    /// A deck of the mod's `[decks]`.
+    Deck,
 }
 
 impl IdKind {
@@ -197,6 +202,8 @@ impl IdKind {
             IdKind::Phase => "a phase",
             IdKind::Side => "a side",
             IdKind::Item => "an item",
+            IdKind::Card => "a card",
+            IdKind::Deck => "a deck",
         }
     }
 }
@@ -398,6 +405,10 @@ pub enum Read {
     HeldCharges(Box<Expr>),
     /// The piece holding a held item.
     HeldHolder(Box<Expr>),
+    /// The deck a card belongs to (the first that lists it), or none.
+    CardDeck(Box<Expr>),
+    /// A number printed on a card (by index into [`crate::rules::Ruleset::card_stats`]).
+    CardStat(Box<Expr>, u16),
     Var(u16),
     /// Turns started so far, counting every seat's turn (1 on the first turn).
     Turn,
@@ -461,6 +472,10 @@ pub enum Func {
     HandSize,
     /// Copies of a card (by index) in a seat's hand.
     InHand(u16),
+    /// Copies of a card a piece holds attached: piece, card.
+    Attached,
+    /// Cards a piece holds attached, of every kind.
+    AttachedCount,
     /// A uniform whole number in `lo..=hi` from the game's stream (effects only).
     Random,
     /// Spreads units of a space counter one at a time over a seat's spaces below a cap, at
@@ -511,6 +526,8 @@ pub enum TagOf {
     /// A held item: its kind's tags.
     Held,
     Item,
+    /// A card: its `tags`.
+    Card,
 }
 
 /// A place a statement can assign to.
@@ -586,8 +603,17 @@ pub enum Proc {
     Shuffle(u16),
     /// Draws cards from a deck into a seat's hand: deck, seat, count.
     DrawCards(u16),
-    /// Moves one copy of a card (by index) from a seat's hand to its deck's discard pile.
-    Discard(u16),
+    /// Moves one copy of a card from a seat's hand to its deck's discard pile: seat, card.
+    Discard,
+    /// Moves one copy of a card from one seat's hand to another's: from, to, card.
+    GiveCard,
+    /// Moves one copy of a card from a seat's hand to the bottom of its deck's draw pile: seat,
+    /// card.
+    ReturnCard,
+    /// Moves one copy of a card from a seat's hand onto a piece, face up: piece, card, seat.
+    Attach,
+    /// Moves one copy of a card a piece holds into a seat's hand: piece, card, seat.
+    Detach,
     /// Shows every card in a seat's hand to another seat, or (without it) to every seat.
     RevealHand,
     /// Shows one copy of a card (by index) in a seat's hand to another seat, or (without it) to
@@ -910,7 +936,9 @@ impl Read {
             | Read::HeldField(e, _)
             | Read::HeldKind(e)
             | Read::HeldCharges(e)
-            | Read::HeldHolder(e) => Some(e),
+            | Read::HeldHolder(e)
+            | Read::CardDeck(e)
+            | Read::CardStat(e, _) => Some(e),
             Read::Var(_) | Read::Turn | Read::Round | Read::CurrentSeat | Read::Phase | Read::Match => None,
         }
     }

@@ -212,6 +212,23 @@ pub const FIELDS: &[(&str, &[Entry])] = &[
         )],
     ),
     (
+        "card",
+        &[
+            entry(
+                "card.deck",
+                "deck",
+                "The deck the card belongs to (the first that lists it), compared with a quoted deck id.",
+                "card.deck == \"main\"",
+            ),
+            entry(
+                "card.<stat>",
+                "number",
+                "A number printed on the card (its `stats`; 0 where it prints none).",
+                "card.power >= 2",
+            ),
+        ],
+    ),
+    (
         "terrain",
         &[entry(
             "terrain.<stat>",
@@ -301,8 +318,8 @@ pub const FUNCTIONS: &[Entry] = &[
     entry(
         "tagged(thing, \"tag\")",
         "yes/no",
-        "Whether a terrain, piece kind or item has a tag (from its `tags`); for a space, piece or \
-         held item, whether its terrain or kind has it.",
+        "Whether a terrain, piece kind, item or card has a tag (from its `tags`); for a space, \
+         piece or held item, whether its terrain or kind has it.",
         "tagged(to, \"wood\")",
     ),
     entry("space(\"label\")", "space", "The space with a label, or `none`.", "to == space(\"B01\")"),
@@ -320,6 +337,19 @@ pub const FUNCTIONS: &[Entry] = &[
         "How many copies of a card the seat holds (in a seat's view, only the copies it knows: \
          its own cards and those shown to it).",
         "in_hand(me, \"spark\") > 0",
+    ),
+    entry(
+        "attached(piece, card)",
+        "number",
+        "How many copies of a card (a quoted card id, or a card value) the piece holds attached \
+         (`attach`); attached cards lie face up.",
+        "attached(who, \"spark\") == 0",
+    ),
+    entry(
+        "attached_count(piece)",
+        "number",
+        "How many cards the piece holds attached, of every kind.",
+        "attached_count(who) < 3",
     ),
     entry("active_seats()", "number", "Seats still playing (neither eliminated nor gone).", "active_seats() > 1"),
     entry("seat_count()", "number", "Seats the game started with.", "seat_count() >= 2"),
@@ -517,10 +547,47 @@ pub const STATEMENTS: &[Entry] = &[
     ),
     only(
         Place::Effects,
-        "discard(seat, \"card\")",
+        "discard(seat, card)",
         "",
-        "Moves one copy of a card from the seat's hand to its deck's discard pile.",
-        "discard(me, \"spark\")",
+        "Moves one copy of a card (a quoted card id, or a card value such as a `card` parameter) \
+         from the seat's hand to its deck's discard pile, face up. An error when the seat holds \
+         no copy (the action is refused).",
+        "discard(me, card)",
+    ),
+    only(
+        Place::Effects,
+        "give_card(from, to, card)",
+        "",
+        "Moves one copy of a card from the hand of the seat `from` to the hand of the seat `to` \
+         (a trade, a gift). Both seats know the card then; the others only that a card changed \
+         hands, unless it was shown to them. An error when `from` holds no copy.",
+        "give_card(me, to.owner, \"spark\")",
+    ),
+    only(
+        Place::Effects,
+        "return_card(seat, card)",
+        "",
+        "Moves one copy of a card from the seat's hand to the bottom of its deck's draw pile (it is \
+         drawn last, unless the pile is shuffled). Only its holder (and the seats it was shown to) \
+         know which card went back. An error when the seat holds no copy.",
+        "return_card(me, \"spark\")",
+    ),
+    only(
+        Place::Effects,
+        "attach(piece, card, seat)",
+        "",
+        "Moves one copy of a card from the seat's hand onto the piece, face up: the piece holds its \
+         attached cards in order (`attached`, `attached_count`), and every seat sees them. An error \
+         when the seat holds no copy or the piece is not in play.",
+        "attach(who, \"spark\", me)",
+    ),
+    only(
+        Place::Effects,
+        "detach(piece, card, seat)",
+        "",
+        "Moves one copy of a card the piece holds attached into the seat's hand; since it lay face \
+         up, every seat knows it is there. An error when the piece holds no copy.",
+        "detach(who, \"spark\", me)",
     ),
     only(
         Place::Effects,
@@ -591,8 +658,9 @@ Every expression has a type, checked at load time:
 - **seat**, **space**, **piece**, **held item** — things in the game: `me`, an action's
   parameters, loop variables, fields such as `from.owner` or `who.space`. `none` is the absence of
   one.
-- **terrain**, **piece kind**, **item**, **side**, **phase** — a definition of the mod, compared
-  with its id in quotes: `to.terrain == \"water\"`, `who.kind == \"pawn\"`.
+- **terrain**, **piece kind**, **item**, **card**, **deck**, **side**, **phase** — a definition of
+  the mod, compared with its id in quotes: `to.terrain == \"water\"`, `who.kind == \"pawn\"`,
+  `card == \"sword\"` (a `card` parameter, a card chosen from a hand), `card.deck == \"main\"`.
 - **text** — quoted text, only where a statement takes one (`log(\"…\")`, the kind in
   `place(\"pawn\", …)`). Quotes may be `\"…\"` or `'…'`.
 
@@ -756,7 +824,7 @@ of any effect:
 
 - `params` lists the parameters in order, each `\"name: type\"`, with the words of [Values and
   types](#values-and-types): `number`, `whole number`, `yes/no`, `seat`, `space`, `piece`, `held
-  item`, `terrain`, `piece kind`, `item`, `side`, `phase`. A `number` takes whole numbers and
+  item`, `terrain`, `piece kind`, `item`, `card`, `side`, `phase`. A `number` takes whole numbers and
   decimals alike, so arithmetic on it gives a decimal, which a whole-number field such as
   `health` cannot take: declare a count `whole number`.
 - A formula's `value` and an effect's `do` see `me` (the caller's), their own parameters, the

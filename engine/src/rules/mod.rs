@@ -81,6 +81,18 @@ pub struct ItemInfo {
     pub tags: Vec<u16>,
 }
 
+/// A card of the mod: what the rules read of it.
+#[derive(Clone, Debug)]
+pub struct CardInfo {
+    pub label: String,
+    /// The first deck that lists it (a card value's `deck`), if any.
+    pub deck: Option<u16>,
+    /// Values of [`Ruleset::card_stats`], by index (0 where the card prints none).
+    pub stats: Vec<i64>,
+    /// Indexes into [`Ruleset::tags`].
+    pub tags: Vec<u16>,
+}
+
 /// A deck: its cards (card index per copy) and policies.
 #[derive(Clone, Debug)]
 pub struct DeckInfo {
@@ -176,6 +188,9 @@ pub enum ParamSource {
     Items,
     /// The items the piece the expression gives holds.
     HeldBy(Expr),
+    /// The distinct cards (by index, in index order) in the hand of the seat the expression
+    /// gives, of one deck when one is named, that the acting seat knows.
+    Hand(Expr, Option<u16>),
     /// Whole numbers between two expressions.
     Numbers(Expr, Expr),
 }
@@ -255,6 +270,8 @@ pub struct ActionRule {
     pub fallible: bool,
     /// A response: offered to a seat by `offer(…)`, never listed in a phase.
     pub response: bool,
+    /// For a response: whether passing declines it (else answering it is compulsory).
+    pub may_decline: bool,
 }
 
 impl ActionRule {
@@ -371,13 +388,17 @@ pub struct Ruleset {
     pub item_slots: Vec<String>,
     /// Names of the terrains' numbers (`stats` of every terrain, in order of first appearance).
     pub terrain_stats: Vec<String>,
-    /// Every tag of a terrain, piece kind or item, in order of first appearance.
+    /// Every tag of a terrain, piece kind, item or card, in order of first appearance.
     pub tags: Vec<String>,
     /// Names of the budget slots: every action id, then every action group.
     pub budget_names: Vec<String>,
     /// `ai.standing`, with `me` in slot 0 and `seat` in slot 1.
     pub ai_standing: Option<Formula>,
     pub card_ids: Vec<String>,
+    /// What the rules read of each card, by the same index as [`Ruleset::card_ids`].
+    pub cards: Vec<CardInfo>,
+    /// Names of the cards' numbers (`stats` of every card, in order of first appearance).
+    pub card_stats: Vec<String>,
     pub decks: Vec<DeckInfo>,
     pub actions: Vec<ActionRule>,
     pub phases: Vec<PhaseRule>,

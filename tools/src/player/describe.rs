@@ -31,7 +31,16 @@ pub fn arg(rules: &Ruleset, state: &GameState, kind: ParamKind, arg: i64) -> Str
                 None => format!("item {}", position + 1),
             }
         }
+        ParamKind::Card => card_label(rules, arg),
     }
+}
+
+/// A card by its label ("Long sword"), or its number when the mod has no such card.
+pub fn card_label(rules: &Ruleset, card: i64) -> String {
+    usize::try_from(card)
+        .ok()
+        .and_then(|c| rules.cards.get(c))
+        .map_or_else(|| format!("card {card}"), |c| c.label.clone())
 }
 
 /// Where an argument is on the board and who owns it there: (space, owner).
@@ -165,6 +174,23 @@ pub fn event(rules: &Ruleset, state: &GameState, event: &Event) -> Option<String
             let shown = known_cards(rules, cards).unwrap_or_else(|| card_count(cards.len()));
             format!("  {} shows {to} {shown}", seat(state, *who))
         }
+        Event::CardGiven { from, to, card, .. } => {
+            let what = known_cards(rules, &[*card]).unwrap_or_else(|| card_count(1));
+            format!("  {} gives {} {what}", seat(state, *from), seat(state, *to))
+        }
+        Event::CardReturned { seat: who, card, .. } => {
+            let what = known_cards(rules, &[*card]).unwrap_or_else(|| card_count(1));
+            format!("  {} puts {what} back under the deck", seat(state, *who))
+        }
+        Event::CardAttached { piece: p, card, .. } => {
+            format!("  {} gets {}", piece(rules, state, *p), card_label(rules, i64::from(*card)))
+        }
+        Event::CardDetached { piece: p, seat: who, card, .. } => format!(
+            "  {} takes {} from {}",
+            seat(state, *who),
+            card_label(rules, i64::from(*card)),
+            piece(rules, state, *p)
+        ),
         Event::SeatLeft { seat: who } => format!("{} leaves the game", seat(state, *who)),
         Event::SeatEliminated { seat: who } => format!("{} is out", seat(state, *who)),
         Event::GameOver { outcome: o } => format!("Game over: {}", outcome(state, o)),

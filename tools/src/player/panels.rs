@@ -29,6 +29,12 @@ pub fn piece_lines(rules: &Ruleset, state: &GameState, piece: u32) -> Vec<String
             lines.push(item.label.clone());
         }
     }
+    // Attached cards lie face up: every seat may see them.
+    if !p.cards.is_empty() {
+        let labels: Vec<String> =
+            p.cards.iter().map(|(_, card)| describe::card_label(rules, i64::from(*card))).collect();
+        lines.push(format!("Cards: {}", labels.join(", ")));
+    }
     lines
 }
 

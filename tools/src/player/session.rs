@@ -265,12 +265,9 @@ impl Session {
                 unavailable,
                 description: rule.description.clone(),
             });
-            entries.push(MenuEntry {
-                kind: ActionKind::Pass,
-                label: "Decline".into(),
-                unavailable: None,
-                description: None,
-            });
+            // A compulsory answer cannot be declined while it can be given.
+            let unavailable = (!self.legal.iter().any(Action::is_pass)).then(|| "this must be answered".to_string());
+            entries.push(MenuEntry { kind: ActionKind::Pass, label: "Decline".into(), unavailable, description: None });
             return entries;
         }
         // Responses are only ever offered out of turn (above).
