@@ -734,7 +734,7 @@ pub(crate) struct HookDist {
 pub(crate) struct HookDists {
     known: FastMap<HookKey, HookDist>,
     /// Calls (hook, arguments) seen to read the game: remembered per state.
-    read_game: FastMap<(u16, Vec<u64>), ()>,
+    read_game: std::collections::HashSet<(u16, Vec<u64>), BuildHasherDefault<FastHasher>>,
 }
 
 /// A value as bits for a memo key.
@@ -987,7 +987,7 @@ impl Outcomes<'_, '_> {
         };
         let bits: Vec<u64> = args.iter().map(|v| value_bits(*v)).collect();
         let call = (index, bits);
-        let state_hash = self.hook_dists.read_game.contains_key(&call).then(|| self.state.hash());
+        let state_hash = self.hook_dists.read_game.contains(&call).then(|| self.state.hash());
         let key: HookKey = (call.0, call.1.clone(), state_hash);
         if let Some(known) = self.hook_dists.known.get(&key) {
             if let Some(n) = known.samples {
@@ -1028,14 +1028,14 @@ impl Outcomes<'_, '_> {
         if self.hook_dists.known.len() >= MAX_REMEMBERED_HOOKS {
             self.hook_dists.known.clear();
         }
-        if read_game && state_hash.is_none() {
+        let key = if read_game && state_hash.is_none() {
             // First seen reading the game: remembered per state from now on.
-            self.hook_dists.read_game.insert(call.clone(), ());
-            let key = (call.0, call.1, Some(self.state.hash()));
-            self.hook_dists.known.insert(key, HookDist { dist: dist.clone(), samples });
+            self.hook_dists.read_game.insert(call.clone());
+            (call.0, call.1, Some(self.state.hash()))
         } else {
-            self.hook_dists.known.insert(key, HookDist { dist: dist.clone(), samples });
-        }
+            key
+        };
+        self.hook_dists.known.insert(key, HookDist { dist: dist.clone(), samples });
         Ok(dist)
     }
 }
