@@ -557,6 +557,14 @@ function Scenario:round() end
 ---@return integer seat # the seat to move
 function Scenario:current_seat() end
 
+---The seat that acts next: the one answering a response offered out of turn while one waits, else the seat whose turn it is. `g:act` acts for it unless the action names a seat.
+---
+---```lua
+---expect_eq(g:seat_to_act(), 2, "seat 2 may ambush")
+---```
+---@return integer seat # the seat to act
+function Scenario:seat_to_act() end
+
 ---How many spaces a seat owns.
 ---@param seat integer # a seat, from 1
 ---@return integer count # the number of spaces

@@ -785,6 +785,7 @@ impl UserData for Scenario {
         methods.add_method("turn", |_, g, ()| Ok(g.state.turn.number));
         methods.add_method("round", |_, g, ()| Ok(g.state.turn.round));
         methods.add_method("current_seat", |_, g, ()| Ok(i64::from(g.state.turn.seat) + 1));
+        methods.add_method("seat_to_act", |_, g, ()| Ok(i64::from(g.state.to_act()) + 1));
         methods.add_method("owned", |_, g, seat: LuaValue| Ok(g.state.owned_count(g.seat(&seat)?)));
         methods.add_method("seat_status", |_, g, seat: LuaValue| {
             Ok(match g.state.seats[g.seat(&seat)? as usize].status {

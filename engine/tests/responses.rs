@@ -287,3 +287,15 @@ phases = [{ id = "main", actions = ["ask", "wrong"] }]
     assert_eq!(state.to_act(), 1);
     assert_eq!(common::legal(&mut engine, &state), vec![Action::rule(rule(&rules, "toll"), &[0, b]), Action::pass()]);
 }
+
+/// The fixture's scenario test (`tests/offers.lua`): what a modder's test sees of an offer
+/// (`g:seat_to_act`, `g:act` for the seat answering, passing to decline).
+#[test]
+fn scenario_tests_see_who_answers_an_offer() {
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/toll_road");
+    let rules = common::fixture("toll_road");
+    let file = folder.join("tests/offers.lua");
+    let results = meeple_engine::scenario::run_mod_tests(&rules, std::slice::from_ref(&file), &[], None);
+    assert_eq!(results.len(), 1);
+    assert!(results[0].failure.is_none(), "{:?}", results[0].failure);
+}

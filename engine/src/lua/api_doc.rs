@@ -778,6 +778,14 @@ const SCENARIO_OBJECT: ApiTable = ApiTable {
         method("current_seat", "The seat whose turn it is.")
             .returns(&[r("integer", "seat", "the seat to move")])
             .group(READ),
+        method(
+            "seat_to_act",
+            "The seat that acts next: the one answering a response offered out of turn while one \
+             waits, else the seat whose turn it is. `g:act` acts for it unless the action names a seat.",
+        )
+        .returns(&[r("integer", "seat", "the seat to act")])
+        .example("expect_eq(g:seat_to_act(), 2, \"seat 2 may ambush\")")
+        .group(READ),
         method("owned", "How many spaces a seat owns.")
             .params(&[SEAT])
             .returns(&[r("integer", "count", "the number of spaces")])
