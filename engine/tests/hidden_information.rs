@@ -469,3 +469,66 @@ fn computer_players_that_guess_stay_deterministic() {
         assert!(first.iter().any(|kind| *kind != first[0]), "{level}: {first:?}");
     }
 }
+
+/// Dice under a cup: `secret(…)` rolls dice whose faces only the acting seat sees — the others
+/// see how many were rolled, in their events, their JSON and their view of the hidden value the
+/// roll was kept in — until a rule shows the total with `reveal_value`.
+#[test]
+fn dice_rolled_in_secret_are_the_rollers_until_a_rule_reveals_them() {
+    let manifest = common::manifest("cup");
+    let data = r#"
+[board]
+kind = "graph"
+terrain = "felt"
+spaces = [{ id = "table" }, { id = "bar" }]
+links = [["table", "bar"]]
+
+[terrain.felt]
+
+[resources.cup]
+initial = 0
+hidden = true
+
+[actions.shake]
+label = "Shake the cup"
+effect = ["me.cup = secret(3d6)"]
+
+[actions.lift]
+label = "Lift the cup"
+effect = ["reveal_value('cup', me.cup)"]
+
+[actions.bad]
+label = "Secret preview"
+preview = { "Odds" = "secret(1d6)" }
+"#;
+    let folder = common::write_mod("cup", &[("mod.toml", manifest.as_bytes()), ("data.toml", data.as_bytes())]);
+    let problems: Vec<String> = common::problems(&folder).iter().map(ToString::to_string).collect();
+    assert!(problems.iter().any(|p| p.contains("`secret` rolls dice")), "{problems:?}");
+    let fixed =
+        data.replace("[actions.bad]\nlabel = \"Secret preview\"\npreview = { \"Odds\" = \"secret(1d6)\" }\n", "");
+    let folder = common::write_mod("cup", &[("mod.toml", manifest.as_bytes()), ("data.toml", fixed.as_bytes())]);
+    let rules = common::loaded(&folder);
+    let (mut engine, mut state, _) = new_game(&rules, 1, 2);
+    let rule = |id: &str| Action::rule(rules.action_index(id).unwrap() as u16, &[]);
+    state.forced_faces.extend([2, 3, 4]);
+    let mut events = Events::recording();
+    engine.apply(&mut state, &rule("shake"), &mut events).unwrap();
+    assert_eq!(state.seats[0].resources[0], 9);
+    let rolled = events.list().iter().find(|e| matches!(e, Event::SecretRolled { .. })).expect("a secret roll").clone();
+    // The roller sees the faces; the other seat, three dice and nothing more.
+    assert_eq!(rolled.seen_by(&rules, 0), Some(rolled.clone()));
+    let hidden = rolled.seen_by(&rules, 1).unwrap();
+    assert_eq!(hidden, Event::SecretRolled { seat: 0, sides: 6, dice: 3, faces: vec![], value: 0 });
+    let json = event_json(&rules, &state, &hidden);
+    assert_eq!(
+        (json["dice"].clone(), json["faces"].clone(), json["value"].clone()),
+        (3.into(), serde_json::Value::Null, serde_json::Value::Null)
+    );
+    assert!(!events.list().iter().any(|e| matches!(e, Event::Rolled { .. })), "no public roll event");
+    assert_eq!(state.view_for(&rules, 1).seats[0].resources[0], 0, "the cup's total is hidden too");
+    // Lifting the cup shows every seat the total.
+    let mut events = Events::recording();
+    engine.apply(&mut state, &rule("lift"), &mut events).unwrap();
+    let shown = events.list().iter().find(|e| matches!(e, Event::ValueRevealed { .. })).expect("revealed").clone();
+    assert_eq!(shown.seen_by(&rules, 1), Some(Event::ValueRevealed { seat: 0, label: "cup".into(), value: 9 }));
+}

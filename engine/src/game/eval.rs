@@ -39,6 +39,11 @@ pub(crate) trait Env {
     fn expect(&mut self, expr: &Expr, frame: &[Value]) -> Result<f64, RuleError>;
     /// The value of the named formula `index` for `me` and its arguments (see [`named_formula`]).
     fn formula(&mut self, index: u16, me: Value, args: &[Value]) -> Result<Value, RuleError>;
+    /// Makes the dice rolled from now on seen by `seat` alone (`None`: by everyone); returns
+    /// what it was, so `secret(…)` inside `secret(…)` restores it.
+    fn set_secret(&mut self, _seat: Option<u8>) -> Option<u8> {
+        None
+    }
 }
 
 /// The value of the named formula `index` of `rules` (the ruleset `env` evaluates with, passed
@@ -905,6 +910,13 @@ fn call<E: Env>(env: &mut E, func: Func, args: &[Expr], frame: &[Value]) -> Resu
             let value = arg(env, 0)?;
             Value::Bool(has_tag(env, value, tag, of))
         }
+        Func::Secret => {
+            let seat = frame.first().and_then(|v| v.as_seat());
+            let before = env.set_secret(seat);
+            let value = eval(env, &args[0], frame);
+            env.set_secret(before);
+            value?
+        }
         Func::Hook(index) => {
             let mut values = [Value::Nil; 8];
             for (i, a) in args.iter().enumerate().take(8) {
@@ -1063,9 +1075,20 @@ impl Env for WriteCx<'_> {
             DiceMode::AtLeast(_) => hits,
         };
         if recording {
-            let roll = self.roll_name.clone();
             let faces = self.faces.clone();
-            self.events.push_with(|| Event::Rolled { roll, sides: sides as u32, faces, value });
+            match self.secret_to {
+                Some(seat) => self.events.push_with(|| Event::SecretRolled {
+                    seat,
+                    sides: sides as u32,
+                    dice: faces.len() as u32,
+                    faces,
+                    value,
+                }),
+                None => {
+                    let roll = self.roll_name.clone();
+                    self.events.push_with(|| Event::Rolled { roll, sides: sides as u32, faces, value });
+                }
+            }
         }
         Ok(value)
     }
@@ -1147,6 +1170,10 @@ impl Env for WriteCx<'_> {
     fn formula(&mut self, index: u16, me: Value, args: &[Value]) -> Result<Value, RuleError> {
         let rules = self.rules;
         named_formula(self, rules, index, me, args)
+    }
+
+    fn set_secret(&mut self, seat: Option<u8>) -> Option<u8> {
+        std::mem::replace(&mut self.secret_to, seat)
     }
 }
 
@@ -1369,6 +1396,12 @@ fn run_proc(cx: &mut WriteCx, proc: Proc, args: &[Expr], frame: &mut Vec<Value>)
                 cx.events.push_with(|| Event::Offered { seat, action, args: shown });
                 cx.state.turn.offers.push(super::state::Offer { seat, action, args: given });
             }
+        }
+        Proc::RevealValue(label) => {
+            let seat = frame.first().and_then(|v| v.as_seat()).unwrap_or(cx.state.turn.seat);
+            let value = eval(cx, &args[1], frame)?.as_int();
+            let label = cx.rules.strings[label as usize].clone();
+            cx.events.push_with(|| Event::ValueRevealed { seat, label, value });
         }
         Proc::Give => {
             let p = target_piece(cx, &args[0], frame)?;

@@ -35,6 +35,21 @@ pub enum Event {
         faces: Vec<u32>,
         value: i64,
     },
+    /// Dice rolled in secret (`secret(…)`): the seat that rolled them sees the faces; the others
+    /// see how many dice were rolled (`faces` empty, `value` 0, in their view).
+    SecretRolled {
+        seat: u8,
+        sides: u32,
+        dice: u32,
+        faces: Vec<u32>,
+        value: i64,
+    },
+    /// A rule showed every seat a value (`reveal_value("label", x)`).
+    ValueRevealed {
+        seat: u8,
+        label: String,
+        value: i64,
+    },
     /// The action's `success` condition was decided.
     Decided {
         success: bool,

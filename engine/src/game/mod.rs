@@ -188,6 +188,8 @@ pub(crate) struct WriteCx<'a> {
     /// Frames for programs and triggers, reused.
     pub frames: Vec<Vec<Value>>,
     pub roll_name: Option<String>,
+    /// While `secret(…)` is evaluated: the seat its dice are shown to.
+    pub secret_to: Option<u8>,
     pub flow: Flow,
     pub quiet_end: &'a mut flow::QuietEnd,
 }
@@ -661,6 +663,7 @@ impl Engine {
             space_buffer: std::mem::take(&mut self.space_buffer),
             frames: std::mem::take(&mut self.frame_pool),
             roll_name: None,
+            secret_to: None,
             flow: Flow::default(),
             quiet_end: &mut self.quiet_end,
         };

@@ -897,6 +897,8 @@ impl Outcomes<'_, '_> {
                 Dist::from_pairs(d.values.iter().zip(&d.probs).map(|(v, p)| (v.abs(), *p)).collect())
             }
             Expr::Call(Func::Hook(index), args) => self.hook_call(*index, args, frame)?,
+            // Who sees the dice changes nothing of their odds.
+            Expr::Call(Func::Secret, args) => self.dist_of(&args[0], frame)?,
             Expr::Call(Func::Formula { index, .. }, args) => self.formula_call(*index, args, frame)?,
             _ => return Err(RuleError::new("the odds of this expression cannot be computed exactly")),
         })

@@ -68,6 +68,18 @@ pub fn event_json(rules: &Ruleset, state: &GameState, event: &Event) -> Json {
         Event::Rolled { roll, sides, faces, value } => {
             json!({ "event": "rolled", "roll": roll, "sides": sides, "faces": faces, "value": value })
         }
+        Event::SecretRolled { seat: s, sides, dice, faces, value } => {
+            // In a view that may not see them, the faces are left out: `null`.
+            let seen = !faces.is_empty() || *dice == 0;
+            json!({
+                "event": "secret_rolled", "seat": seat(*s), "sides": sides, "dice": dice,
+                "faces": if seen { json!(faces) } else { Json::Null },
+                "value": if seen { json!(value) } else { Json::Null },
+            })
+        }
+        Event::ValueRevealed { seat: s, label, value } => {
+            json!({ "event": "value_revealed", "seat": seat(*s), "label": label, "value": value })
+        }
         Event::Decided { success } => json!({ "event": "decided", "success": success }),
         Event::CounterChanged { space: s, counter, from, to, .. } => json!({
             "event": "counter_changed", "space": space(state, *s), "counter": name(&rules.space_counters, *counter), "from": from, "to": to,

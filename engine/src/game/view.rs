@@ -189,6 +189,12 @@ impl Event {
                     Event::CardsRevealed { seat: *holder, to: *to, deck: *deck, cards: unknown(cards) }
                 })
             }
+            // Dice under a cup: the faces are the roller's; the others see how many were rolled.
+            Event::SecretRolled { seat: roller, sides, dice, .. } => Some(if *roller == seat {
+                self.clone()
+            } else {
+                Event::SecretRolled { seat: *roller, sides: *sides, dice: *dice, faces: Vec::new(), value: 0 }
+            }),
             // A hidden number's change: its owner's alone.
             Event::ResourceChanged { seat: holder, resource, .. } => {
                 let hidden = rules.resources.get(*resource as usize).is_some_and(|r| r.hidden);
@@ -211,6 +217,7 @@ impl Event {
             | Event::CardDetached { .. }
             | Event::VarChanged { .. }
             | Event::Rolled { .. }
+            | Event::ValueRevealed { .. }
             | Event::Acted { .. }
             | Event::Log { .. } => Some(self.clone()),
             // Everyone's: the flow of the game, the board and the pieces, the piles' shuffling

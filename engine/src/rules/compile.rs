@@ -1830,6 +1830,18 @@ impl Compiler<'_> {
             "return_card" => (Proc::ReturnCard, vec![Type::Seat, Type::Id(IdKind::Card)]),
             "attach" => (Proc::Attach, vec![Type::Piece, Type::Id(IdKind::Card), Type::Seat]),
             "detach" => (Proc::Detach, vec![Type::Piece, Type::Id(IdKind::Card), Type::Seat]),
+            "reveal_value" => {
+                let Some(AstKind::Str(label)) = args.first().map(|a| &a.kind) else {
+                    self.problem(
+                        Some(name_span),
+                        "`reveal_value` takes a quoted label and a number: reveal_value(\"cup\", me.cup)",
+                        None,
+                    );
+                    return Some(None);
+                };
+                let (index, _) = self.strings.insert_full(label.clone(), ());
+                (Proc::RevealValue(index as u16), vec![Type::Text, Type::Int])
+            }
             "offer" => {
                 let Some(first) = args.first() else {
                     self.problem(
@@ -2829,6 +2841,21 @@ impl Compiler<'_> {
                 Some((Expr::Expect(Box::new(e)), Type::Num))
             }
             "hook" => self.hook_call(name_span, args, scope),
+            "secret" => {
+                if !arity(self, 1) {
+                    return None;
+                }
+                if !scope.allow.dice {
+                    self.problem(
+                        Some(name_span),
+                        "`secret` rolls dice, and dice can only be rolled in an action's `rolls` and in effects",
+                        None,
+                    );
+                    return None;
+                }
+                let (e, ty) = self.expr(&args[0], scope)?;
+                Some((Expr::Call(Func::Secret, vec![e]), ty))
+            }
             "tagged" => {
                 if !arity(self, 2) {
                     return None;
@@ -2866,8 +2893,8 @@ impl Compiler<'_> {
             }
             "count_of" | "sum_of" | "min_of" | "max_of" | "random_of" => self.aggregate(name, name_span, args, scope),
             "end_turn" | "leave" | "eliminate" | "win" | "draw" | "deal_spaces" | "place" | "remove" | "shuffle"
-            | "draw_cards" | "discard" | "log" | "give" | "offer" | "reveal_hand" | "reveal_card" | "give_card"
-            | "return_card" | "attach" | "detach" => {
+            | "draw_cards" | "discard" | "log" | "give" | "offer" | "reveal_value" | "reveal_hand" | "reveal_card"
+            | "give_card" | "return_card" | "attach" | "detach" => {
                 self.problem(
                     Some(name_span),
                     format!("`{name}` is a statement; it cannot be part of an expression"),

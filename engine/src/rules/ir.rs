@@ -483,6 +483,8 @@ pub enum Func {
     Distribute(u16),
     /// Calls a Lua hook function by name; returns its number (or true/false).
     Hook(u16),
+    /// `secret(x)`: `x`, with the dice it rolls seen by the acting seat alone.
+    Secret,
     /// Whether a definition (or what a value is an instance of) has a tag, by index into
     /// [`crate::rules::Ruleset::tags`].
     Tagged(u16, TagOf),
@@ -623,6 +625,9 @@ pub enum Proc {
     Log,
     /// Calls a Lua hook function by name for its effect.
     Hook(u16),
+    /// Shows every seat a value under a label (by index into the string table): what a rule
+    /// reveals of a secret roll or a hidden number. Arguments: the label (unused), the value.
+    RevealValue(u16),
     /// Runs an effect block the mod names (by index into [`crate::rules::Ruleset::effects`]) in a
     /// frame of its own: `me`, the arguments, then its `let` names.
     Effect(u16),

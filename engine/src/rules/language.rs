@@ -463,6 +463,16 @@ pub const DICE: &[Entry] = &[
     only(Place::Rolls, "lowest(n, sides)", "number", "The lowest of n dice.", "lowest(2, 6)"),
     only(
         Place::Rolls,
+        "secret(x)",
+        "number",
+        "`x`, with the dice it rolls seen by the acting seat alone — dice under a cup: the \
+         others see how many were rolled, not the faces (in the window, `meeple run --as` and their \
+         computer players). Keep the result in a `hidden` resource or stat, and show it with \
+         `reveal_value` when a rule says so. A hook's own `game.roll` stays public.",
+        "secret(3d6)",
+    ),
+    only(
+        Place::Rolls,
         "successes(n, sides, at_least)",
         "number",
         "How many of n dice show `at_least` or more (a whole number written out).",
@@ -534,6 +544,15 @@ pub const STATEMENTS: &[Entry] = &[
         "",
         "Draws n cards from a deck into the seat's hand.",
         "draw_cards(\"main\", me, 2)",
+    ),
+    only(
+        Place::Effects,
+        "reveal_value(\"label\", x)",
+        "",
+        "Shows every seat a number under a label, as the acting seat's: what a rule reveals of dice \
+         rolled in `secret` or of a `hidden` value (a `value_revealed` event; the window's log says \
+         \"Seat 1 shows cup: 14\").",
+        "reveal_value(\"gold\", me.gold)",
     ),
     only(
         Place::Effects,

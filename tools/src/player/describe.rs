@@ -102,6 +102,16 @@ pub fn event(rules: &Ruleset, state: &GameState, event: &Event) -> Option<String
         Event::Acted { seat: who, action } => {
             format!("{}: {}", seat(state, *who), super::session::action_text(rules, state, action))
         }
+        // In a view that may not see them the faces are empty: only how many were rolled.
+        Event::SecretRolled { seat: who, dice, faces, value, .. } => {
+            if faces.is_empty() {
+                format!("  {} rolls {dice} dice in secret", seat(state, *who))
+            } else {
+                let faces: Vec<String> = faces.iter().map(u32::to_string).collect();
+                format!("  {} rolls {} = {value} in secret", seat(state, *who), faces.join(" + "))
+            }
+        }
+        Event::ValueRevealed { seat: who, label, value } => format!("  {} shows {label}: {value}", seat(state, *who)),
         Event::Rolled { roll, faces, value, .. } => {
             let faces: Vec<String> = faces.iter().map(u32::to_string).collect();
             let name = roll.as_deref().map(|r| format!("{r}: ")).unwrap_or_default();
