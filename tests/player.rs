@@ -919,6 +919,7 @@ fn a_response_out_of_turn_is_asked_of_its_seat_with_a_decline_button() {
     let session = &harness.state().game().expect("game").session;
     assert_eq!((session.state.turn.seat, session.seat()), (1, 0), "seat 1 answers on seat 2's turn");
     assert!(has_label(&harness, "Take the toll") && has_label(&harness, "Decline"));
+    assert!(has_label(&harness, "Seat 1 may answer: Take the toll"), "whose answer it is");
     assert!(!has_label(&harness, "Step"), "nothing of seat 2's turn is offered meanwhile");
     click(&mut harness, "Take the toll");
     let session = &harness.state().game().expect("game").session;

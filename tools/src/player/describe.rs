@@ -113,9 +113,13 @@ pub fn event(rules: &Ruleset, state: &GameState, event: &Event) -> Option<String
         }
         Event::ValueRevealed { seat: who, label, value } => format!("  {} shows {label}: {value}", seat(state, *who)),
         Event::Rolled { roll, faces, value, .. } => {
+            let sum: i64 = faces.iter().map(|&f| i64::from(f)).sum();
             let faces: Vec<String> = faces.iter().map(u32::to_string).collect();
             let name = roll.as_deref().map(|r| format!("{r}: ")).unwrap_or_default();
-            if faces.len() > 1 {
+            if faces.len() > 1 && sum != *value {
+                // The highest, the lowest or a count of successes, not the sum.
+                format!("  {name}rolled {} → {value}", faces.join(", "))
+            } else if faces.len() > 1 {
                 format!("  {name}rolled {} = {value}", faces.join(" + "))
             } else {
                 format!("  {name}rolled {value}")
@@ -163,8 +167,9 @@ pub fn event(rules: &Ruleset, state: &GameState, event: &Event) -> Option<String
             format!("  choose {}", next.to_lowercase())
         }
         Event::Offered { seat: who, action, .. } => {
-            let label = rules.actions.get(*action as usize).map_or("a response", |a| a.label.as_str());
-            format!("  {} may answer: {label}", seat(state, *who))
+            let rule = rules.actions.get(*action as usize)?;
+            let ask = if rule.may_decline { "may answer" } else { "must answer" };
+            format!("  {} {ask}: {}", seat(state, *who), rule.label)
         }
         Event::Declined { seat: who, action } => {
             let label = rules.actions.get(*action as usize).map_or("the response", |a| a.label.as_str());

@@ -104,6 +104,13 @@ pub fn actions(ui: &mut egui::Ui, session: &mut Session) -> ActionsResponse {
     }
     // While a rolled action waits, it alone (and cancelling) is shown.
     let choosing = session.chosen();
+    // A response offered out of turn says whose answer it is and whether it may be declined.
+    if let Some(offer) = session.state.turn.offers.first() {
+        let rule = &session.rules.actions[offer.action as usize];
+        let who = &session.state.seats[offer.seat as usize].name;
+        let ask = if rule.may_decline { "may answer" } else { "must answer" };
+        ui.label(RichText::new(format!("{who} {ask}: {}", rule.label)).strong());
+    }
     ui.label(RichText::new("Actions").strong());
     let menu = session.menu();
     ui.horizontal_wrapped(|ui| {
@@ -230,7 +237,10 @@ pub fn dice(ui: &mut egui::Ui, rules: &Ruleset, state: &GameState, rolls: &[Roll
             for &face in &roll.faces {
                 draw_die(ui, face, roll.sides, color);
             }
-            ui.label(RichText::new(format!("= {}", roll.value)).strong());
+            // A sum says "=", the highest, lowest or a count of successes "→".
+            let sum: i64 = roll.faces.iter().map(|&f| i64::from(f)).sum();
+            let sign = if sum == roll.value { "=" } else { "→" };
+            ui.label(RichText::new(format!("{sign} {}", roll.value)).strong());
         });
     }
 }
