@@ -287,6 +287,9 @@ fn draw_die(ui: &mut egui::Ui, face: u32, sides: u32, tint: Color32) {
 pub fn seats(ui: &mut egui::Ui, rules: &Ruleset, state: &GameState, controllers: &[String]) {
     for (i, seat) in state.seats.iter().enumerate() {
         let i = i as u8;
+        let pieces: Vec<u32> = (0..state.pieces.len() as u32)
+            .filter(|&p| state.pieces[p as usize].alive && state.pieces[p as usize].owner == i)
+            .collect();
         ui.horizontal(|ui| {
             let (rect, _) = ui.allocate_exact_size(vec2(10.0, 10.0), Sense::hover());
             ui.painter().circle_filled(rect.center(), 5.0, describe::seat_color(rules, state, i));
@@ -302,8 +305,9 @@ pub fn seats(ui: &mut egui::Ui, rules: &Ruleset, state: &GameState, controllers:
             if state.owned_count(i) > 0 {
                 summary.push(format!("{} spaces", state.owned_count(i)));
             }
-            if let Some(piece) = state.seat_piece(i)
-                && let Some(first) = piece_lines(rules, state, piece).into_iter().next()
+            // One piece (a character): its first figure beside the name; a few: a line each, below.
+            if let [piece] = pieces.as_slice()
+                && let Some(first) = piece_lines(rules, state, *piece).into_iter().next()
             {
                 summary.push(first);
             }
@@ -313,8 +317,23 @@ pub fn seats(ui: &mut egui::Ui, rules: &Ruleset, state: &GameState, controllers:
             }
             ui.label(RichText::new(summary.join(" · ")).small());
         });
+        if (2..=MAX_PIECES_LISTED).contains(&pieces.len()) {
+            for piece in pieces {
+                let kind = &rules.piece_kinds[state.pieces[piece as usize].kind as usize];
+                let lines = piece_lines(rules, state, piece);
+                let text = if lines.is_empty() {
+                    kind.label.clone()
+                } else {
+                    format!("{}: {}", kind.label, lines.join(" · "))
+                };
+                ui.label(RichText::new(format!("    {text}")).small().weak());
+            }
+        }
     }
 }
+
+/// Pieces of one seat listed one by one under its name (characters, not an army).
+const MAX_PIECES_LISTED: usize = 6;
 
 /// The event log, newest at the bottom.
 pub fn log(ui: &mut egui::Ui, session: &Session) {
