@@ -619,7 +619,7 @@ function Scenario:hash() end
 ---@return meeple.EventRecord[] events # the events, in order
 function Scenario:events(all) end
 
----The actions the seat to move may take now, as records `act` accepts.
+---The actions the seat to act may take now (`g:seat_to_act()`: the seat answering an offer while one waits, else the seat to move), as records `act` accepts.
 ---@return meeple.ActionRecord[] actions # the legal actions, in the engine's order
 function Scenario:legal() end
 
@@ -761,7 +761,7 @@ function Scenario:give(piece, item) end
 ---@param value integer # the charges
 function Scenario:set_charges(piece, item, value) end
 
----Takes an action as the seat to move (or as the record's `seat`); fails the test with the reason when it is refused.
+---Takes an action as the seat to act (`g:seat_to_act()`), or as the record's `seat`; fails the test with the reason when it is refused.
 ---
 ---```lua
 ---g:act{ action = "attack", from = "a", to = "b" }

@@ -370,3 +370,19 @@ fn card_values_compare_with_quoted_ids_and_read_their_numbers_and_tags() {
     deal(&rules, &mut state, 0, &["sword", "shield", "coin"]);
     assert_eq!(offered(&mut engine, &state, "play", 0), ["shield", "coin"], "the sword is tagged `weapon`");
 }
+
+/// An action names its card for the seat that took it only: a third seat's view of seat 1
+/// giving seat 2 a sword shows the gift with no card, in the action as in the move.
+#[test]
+fn an_action_names_a_hidden_card_for_its_actor_alone() {
+    let (rules, mut engine, mut state) = satchel(3);
+    let sword = i64::from(card(&rules, "sword"));
+    let events = apply(&mut engine, &mut state, &action(&rules, "gift", &[1, sword]));
+    let acted = events.iter().find(|e| matches!(e, Event::Acted { .. })).expect("acted").clone();
+    assert_eq!(acted.seen_by(&rules, 0), Some(acted.clone()), "the giver sees its action whole");
+    let Some(Event::Acted { action: seen, .. }) = acted.seen_by(&rules, 2) else { panic!("acted") };
+    assert_eq!(seen.args[1], i64::from(UNKNOWN_CARD), "a third seat does not see which card");
+    let json = event_json(&rules, &state, &acted.seen_by(&rules, 2).unwrap());
+    assert_eq!(json["card"], serde_json::Value::Null, "{json}");
+    assert_eq!(json["to"], 2);
+}

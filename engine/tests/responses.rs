@@ -44,10 +44,11 @@ fn landing_on_a_seat_offers_it_a_response_before_anyone_else_acts() {
     let legal = common::legal(&mut engine, &state);
     let toll = Action::rule(rule(&rules, "toll"), &[0]);
     assert_eq!(legal, vec![toll, Action::pass()]);
-    // Seat 1 cannot go on, nor can seat 2 take what it was not offered.
+    // Seat 1 cannot go on (it is told whose answer is awaited), nor can seat 2 take what it was
+    // not offered.
     assert_eq!(
         engine.apply_as(&mut state.clone(), 0, &Action::pass(), &mut Events::discard()),
-        Err(ActionError::NotYourTurn(1))
+        Err(ActionError::AwaitingResponse { seat: 2, action: "toll".into() })
     );
     let other_payer = Action::rule(rule(&rules, "toll"), &[1]);
     assert!(matches!(

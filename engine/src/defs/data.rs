@@ -526,7 +526,7 @@ pub struct ActionDef {
     /// For a response: whether the seat offered it may pass it up. `false` makes the answer
     /// compulsory — a choice the rules demand of that seat, such as which of its pieces takes a
     /// wound — and passing is refused while the offered action has a legal completion.
-    #[serde(default = "yes", skip_serializing_if = "Clone::clone")]
+    #[serde(default = "yes")]
     pub may_decline: bool,
     /// The label of cancelling the action after its roll (with `after_roll`), e.g. "Cancel move".
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -486,7 +486,14 @@ impl Engine {
             return Err(ActionError::GameOver);
         }
         if seat != state.to_act() && action.kind != ActionKind::Leave {
-            return Err(ActionError::NotYourTurn(seat + 1));
+            // While a response waits, say whose answer it is, not that it is nobody's turn.
+            return Err(match state.turn.offers.first() {
+                Some(offer) => ActionError::AwaitingResponse {
+                    seat: offer.seat + 1,
+                    action: self.rules.actions[offer.action as usize].id.clone(),
+                },
+                None => ActionError::NotYourTurn(seat + 1),
+            });
         }
         legal::check(self, state, seat, action)?;
         // One action is one piece of counted work, for its rules and for its hooks.

@@ -43,8 +43,10 @@ pub fn to_record(rules: &Ruleset, state: &GameState, seat: u8, action: &Action) 
                         Some((piece, position)) => serde_json::json!({ "piece": piece + 1, "position": position + 1 }),
                         None => Json::from(arg),
                     },
+                    // A card another seat may not see (in its view of the action): `null`.
                     ParamKind::Card => match rules.card_ids.get(arg as usize) {
                         Some(id) => Json::String(id.clone()),
+                        None if arg == i64::from(super::state::UNKNOWN_CARD) => Json::Null,
                         None => Json::from(arg),
                     },
                 };

@@ -195,6 +195,25 @@ impl Event {
             } else {
                 Event::SecretRolled { seat: *roller, sides: *sides, dice: *dice, faces: Vec::new(), value: 0 }
             }),
+            // An action is everyone's, but a card it names from a hidden hand is the actor's: the
+            // others learn what became of it from the events that move it (a discard is public,
+            // a card given is not).
+            Event::Acted { seat: actor, action } if *actor != seat => {
+                let crate::game::ActionKind::Rule(index) = action.kind else { return Some(self.clone()) };
+                let mut shown = *action;
+                let params = rules.actions.get(index as usize).map_or(&[][..], |rule| rule.params.as_slice());
+                for (arg, param) in shown.args.iter_mut().zip(params) {
+                    let public = |card: i64| {
+                        rules.decks.iter().any(|deck| !deck.hidden && deck.cards.iter().any(|&c| i64::from(c) == card))
+                    };
+                    if param.kind == crate::defs::ParamKind::Card && *arg != super::action::NOT_CHOSEN && !public(*arg)
+                    {
+                        *arg = i64::from(UNKNOWN_CARD);
+                    }
+                }
+                Some(Event::Acted { seat: *actor, action: shown })
+            }
+            Event::Acted { .. } => Some(self.clone()),
             // A hidden number's change: its owner's alone.
             Event::ResourceChanged { seat: holder, resource, .. } => {
                 let hidden = rules.resources.get(*resource as usize).is_some_and(|r| r.hidden);
@@ -218,7 +237,6 @@ impl Event {
             | Event::VarChanged { .. }
             | Event::Rolled { .. }
             | Event::ValueRevealed { .. }
-            | Event::Acted { .. }
             | Event::Log { .. } => Some(self.clone()),
             // Everyone's: the flow of the game, the board and the pieces, the piles' shuffling
             // (not their order), offers out of turn and their answers.

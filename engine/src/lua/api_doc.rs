@@ -830,7 +830,11 @@ const SCENARIO_OBJECT: ApiTable = ApiTable {
         .returns(&[r("meeple.EventRecord[]", "events", "the events, in order")])
         .example("for _, e in ipairs(g:events()) do\n  if e.event == \"rolled\" then expect_eq(#e.faces, 2) end\nend")
         .group(READ),
-        method("legal", "The actions the seat to move may take now, as records `act` accepts.")
+        method(
+            "legal",
+            "The actions the seat to act may take now (`g:seat_to_act()`: the seat answering an offer while one \
+             waits, else the seat to move), as records `act` accepts.",
+        )
             .returns(&[r("meeple.ActionRecord[]", "actions", "the legal actions, in the engine's order")])
             .group(READ),
         method("chance", "The exact probability that an action succeeds (its `success`), before it is taken.")
@@ -959,7 +963,7 @@ const SCENARIO_OBJECT: ApiTable = ApiTable {
             .group(ARRANGE),
         method(
             "act",
-            "Takes an action as the seat to move (or as the record's `seat`); fails the test with \
+            "Takes an action as the seat to act (`g:seat_to_act()`), or as the record's `seat`; fails the test with \
              the reason when it is refused.",
         )
         .params(&[p("action", "meeple.ActionRecord", "the action")])

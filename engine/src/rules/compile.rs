@@ -2854,6 +2854,14 @@ impl Compiler<'_> {
                     return None;
                 }
                 let (e, ty) = self.expr(&args[0], scope)?;
+                if !e.rolls_dice() {
+                    self.problem(
+                        Some(args[0].span),
+                        "`secret` keeps dice from the other seats, and this rolls none",
+                        None,
+                    );
+                    return None;
+                }
                 Some((Expr::Call(Func::Secret, vec![e]), ty))
             }
             "tagged" => {

@@ -37,10 +37,16 @@ pub fn arg(rules: &Ruleset, state: &GameState, kind: ParamKind, arg: i64) -> Str
 
 /// A card by its label ("Long sword"), or its number when the mod has no such card.
 pub fn card_label(rules: &Ruleset, card: i64) -> String {
-    usize::try_from(card)
-        .ok()
-        .and_then(|c| rules.cards.get(c))
-        .map_or_else(|| format!("card {card}"), |c| c.label.clone())
+    usize::try_from(card).ok().and_then(|c| rules.cards.get(c)).map_or_else(
+        || {
+            if card == i64::from(meeple_engine::game::state::UNKNOWN_CARD) {
+                "a card".into()
+            } else {
+                format!("card {card}")
+            }
+        },
+        |c| c.label.clone(),
+    )
 }
 
 /// Where an argument is on the board and who owns it there: (space, owner).
