@@ -252,7 +252,7 @@ fn for_each_loops_over_seats_spaces_and_pieces_in_play_including_pieces_off_the_
     let folder = write("loops_refused", &refused, "");
     let text: Vec<String> = common::problems(&folder).iter().map(|p| p.to_string()).collect();
     std::fs::remove_dir_all(&folder).ok();
-    assert!(text.iter().any(|t| t.contains("loops run over `seat`, `space` or `piece`")), "{text:?}");
+    assert!(text.iter().any(|t| t.contains("unknown value `item`; expected one of: seat, space, piece")), "{text:?}");
 }
 
 #[test]

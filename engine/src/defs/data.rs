@@ -840,6 +840,18 @@ pub struct IfBlock {
     pub otherwise: Vec<Stmt>,
 }
 
+/// What an effect's `for_each` block loops over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LoopOver {
+    /// Every seat, in the game or out of it.
+    Seat,
+    /// Every space of the board.
+    Space,
+    /// Every piece in play, also one taken off the board with `piece.space = none`.
+    Piece,
+}
+
 /// A loop of an effect list over every seat, space or piece (in id order).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -850,7 +862,7 @@ pub struct ForEachBlock {
     /// order; what the loop itself adds (a piece it places) is not visited, what it removes
     /// before reaching it is not either. The loop variable has the same name unless `as` names
     /// it.
-    pub for_each: ParamKind,
+    pub for_each: LoopOver,
     /// A name for the loop variable, so a loop inside a loop can still read the outer one's.
     #[serde(default, rename = "as", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,

@@ -1688,13 +1688,9 @@ impl Compiler<'_> {
             }
             defs::Stmt::ForEach(block) => {
                 let (kind, ty, name) = match block.for_each {
-                    ParamKind::Seat => (LoopKind::Seat, Type::Seat, "seat"),
-                    ParamKind::Space => (LoopKind::Space, Type::Space, "space"),
-                    ParamKind::Piece => (LoopKind::Piece, Type::Piece, "piece"),
-                    ParamKind::Number | ParamKind::Item | ParamKind::Held | ParamKind::Card => {
-                        self.key("for_each", |c| c.problem(None, "loops run over `seat`, `space` or `piece`", None));
-                        return None;
-                    }
+                    defs::LoopOver::Seat => (LoopKind::Seat, Type::Seat, "seat"),
+                    defs::LoopOver::Space => (LoopKind::Space, Type::Space, "space"),
+                    defs::LoopOver::Piece => (LoopKind::Piece, Type::Piece, "piece"),
                 };
                 let name = match &block.name {
                     Some(own) => {
