@@ -109,23 +109,32 @@ fn computer_players_answer_offers_by_their_scores_and_games_replay() {
     assert_eq!(answer.kind, ActionKind::Rule(rule(&rules, "toll")));
     // Whole games between computer players, offers and all, replay to the same state.
     for seed in 0..20u64 {
-        let (mut engine, mut state, _) = common::new_game(&rules, seed, 3);
-        let mut players: Vec<Box<dyn Player>> = (0..3).map(|i| ai::player("greedy", seed * 10 + i).unwrap()).collect();
-        let mut taken = Vec::new();
-        let mut answered = 0;
-        while state.outcome.is_none() && taken.len() < 2000 {
-            let seat = state.to_act();
-            answered += usize::from(!state.turn.offers.is_empty());
-            let action = players[seat as usize].decide(&mut engine, &state).unwrap();
-            engine.apply_as(&mut state, seat, &action, &mut Events::discard()).unwrap();
-            taken.push((seat, action));
-        }
+        let (state, answered) = play_and_replay(&rules, seed, 3, 2000);
         assert!(state.outcome.is_some(), "seed {seed}: the game ends");
         assert!(answered > 0, "seed {seed}: some offers were answered");
-        let setup = meeple_engine::game::GameSetup::new(&rules, seed, 3, "human");
-        let replayed = engine.replay(&setup, &taken, &mut Events::discard()).unwrap();
-        assert_eq!(replayed.hash(), state.hash(), "seed {seed}");
     }
+}
+
+/// A whole game between greedy computer players (at most `limit` actions), offers and all,
+/// replayed from its setup to the same state: the final state and how many actions answered
+/// an offer.
+fn play_and_replay(rules: &std::sync::Arc<Ruleset>, seed: u64, seats: usize, limit: usize) -> (GameState, usize) {
+    let (mut engine, mut state, _) = common::new_game(rules, seed, seats);
+    let mut players: Vec<Box<dyn Player>> =
+        (0..seats as u64).map(|i| ai::player("greedy", seed * 10 + i).unwrap()).collect();
+    let mut taken = Vec::new();
+    let mut answered = 0;
+    while state.outcome.is_none() && taken.len() < limit {
+        let seat = state.to_act();
+        answered += usize::from(!state.turn.offers.is_empty());
+        let action = players[seat as usize].decide(&mut engine, &state).unwrap();
+        engine.apply_as(&mut state, seat, &action, &mut Events::discard()).unwrap();
+        taken.push((seat, action));
+    }
+    let setup = meeple_engine::game::GameSetup::new(rules, seed, seats, "human");
+    let replayed = engine.replay(&setup, &taken, &mut Events::discard()).unwrap();
+    assert_eq!(replayed.hash(), state.hash(), "seed {seed}: the replay reaches the same state");
+    (state, answered)
 }
 
 #[test]
@@ -221,18 +230,8 @@ fn a_duel_of_rounds_asks_the_loser_of_each_round_for_its_choice() {
     assert_eq!(state.outcome, Some(meeple_engine::game::Outcome::Win { seats: vec![0] }));
     // Computer players fight whole duels and the games replay.
     for seed in 0..20u64 {
-        let (mut engine, mut state, _) = common::new_game(&rules, seed, 2);
-        let mut players: Vec<Box<dyn Player>> = (0..2).map(|i| ai::player("greedy", seed * 10 + i).unwrap()).collect();
-        let mut taken = Vec::new();
-        while state.outcome.is_none() && taken.len() < 500 {
-            let seat = state.to_act();
-            let action = players[seat as usize].decide(&mut engine, &state).unwrap();
-            engine.apply_as(&mut state, seat, &action, &mut Events::discard()).unwrap();
-            taken.push((seat, action));
-        }
+        let (state, _) = play_and_replay(&rules, seed, 2, 500);
         assert!(state.outcome.is_some(), "seed {seed}: one side is out");
-        let setup = meeple_engine::game::GameSetup::new(&rules, seed, 2, "human");
-        assert_eq!(engine.replay(&setup, &taken, &mut Events::discard()).unwrap().hash(), state.hash());
     }
 }
 

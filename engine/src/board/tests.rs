@@ -383,7 +383,7 @@ fn reachable_follows_one_way_edges_forwards_only() {
 
 #[test]
 fn walks_of_exactly_n_steps_end_where_every_way_does() {
-    // Two one-way rings of 8 joined at outer 0 / inner 0 both ways (a junction, as a sietch).
+    // Two one-way rings of 8 joined both ways at outer 0 / inner 0: a junction between rings.
     let rings = board(
         r#"
         kind = "rings"

@@ -367,3 +367,15 @@ pub(crate) fn detach_card(
     events.push_with(|| Event::CardDetached { piece, seat, deck, card });
     Ok(())
 }
+
+/// Offers `seat` the response action `action` out of turn, with its first parameters: queued
+/// behind the offers already waiting (see `TurnState::offers`). A seat no longer playing is
+/// offered nothing. The rules' `offer(…)` and the Lua `game.offer` both come here.
+pub(crate) fn offer(state: &mut GameState, events: &mut Events, seat: u8, action: u16, args: Vec<i64>) {
+    if state.seats.get(seat as usize).is_none_or(|s| s.status != super::SeatStatus::Active) {
+        return;
+    }
+    let shown = args.clone();
+    events.push_with(|| Event::Offered { seat, action, args: shown });
+    state.turn.offers.push(super::state::Offer { seat, action, args });
+}

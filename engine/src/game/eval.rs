@@ -1390,12 +1390,7 @@ fn run_proc(cx: &mut WriteCx, proc: Proc, args: &[Expr], frame: &mut Vec<Value>)
             for arg in &args[2..] {
                 given.push(super::legal::value_arg(eval(cx, arg, frame)?));
             }
-            // A seat no longer playing is offered nothing.
-            if cx.state.seats[seat as usize].status == super::SeatStatus::Active {
-                let shown = given.clone();
-                cx.events.push_with(|| Event::Offered { seat, action, args: shown });
-                cx.state.turn.offers.push(super::state::Offer { seat, action, args: given });
-            }
+            changes::offer(cx.state, cx.events, seat, action, given);
         }
         Proc::RevealValue(label) => {
             let seat = frame.first().and_then(|v| v.as_seat()).unwrap_or(cx.state.turn.seat);

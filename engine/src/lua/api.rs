@@ -466,20 +466,11 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
                     let item = name_arg(&value, &what)?;
                     lookup(c.rules.items.iter().map(|x| x.id.clone()), &item, "item", &what)? as i64
                 }
-                ParamKind::Card => {
-                    let card = name_arg(&value, &what)?;
-                    lookup(c.rules.card_ids.iter().cloned(), &card, "card", &what)? as i64
-                }
+                ParamKind::Card => i64::from(card_of(c, &value, &what)?),
                 ParamKind::Held => return err(format!("{what}: a held item cannot be given by an offer from Lua")),
             });
         }
-        // A seat no longer playing is offered nothing, as in the rules language.
-        if c.state.seats[seat as usize].status == SeatStatus::Active {
-            let action = index as u16;
-            let shown_args = args.clone();
-            c.events.push_with(|| Event::Offered { seat, action, args: shown_args });
-            c.state.turn.offers.push(crate::game::state::Offer { seat, action, args });
-        }
+        changes::offer(&mut c.state, &mut c.events, seat, index as u16, args);
         Ok(MultiValue::new())
     }));
     api!("reveal_hand", |_lua, a| with(_lua, |c| {

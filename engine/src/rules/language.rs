@@ -754,7 +754,7 @@ runs (a piece it places) is not visited; a piece it removes before reaching it i
 
 ## Odds over a hook's dice
 
-When a roll calls a Lua hook (`rolls = { damage = \"hook('sniper', shots)\" }`), `expect` and
+When a roll calls a Lua hook (`rolls = { damage = \"hook('volley', shots)\" }`), `expect` and
 `chance` work out the hook's odds by running it, read-only, once for each combination of the
 draws it makes with `game.roll` and `game.random`: the first run takes every draw's first
 outcome, the next moves the last draw on, and so forth, like an odometer. The hook's results,
