@@ -299,3 +299,84 @@ fn scenario_tests_see_who_answers_an_offer() {
     assert_eq!(results.len(), 1);
     assert!(results[0].failure.is_none(), "{:?}", results[0].failure);
 }
+
+/// A gate keeper (seat 2) may stop whoever steps onto its gate; when it lets the traveller
+/// through, `on_decline` runs what the gate does — the way a rule goes on when nobody calls an
+/// ambush. The offer gives `payer`, which `on_decline` reads.
+const GATE: &str = r#"
+[board]
+kind = "graph"
+terrain = "road"
+spaces = [{ id = "a" }, { id = "gate" }]
+links = [["a", "gate"]]
+
+[terrain.road]
+
+[resources.gold]
+initial = 10
+
+[actions.step]
+label = "Step through the gate"
+effect = ["offer('stop', seat(2), me, 3)"]
+
+[actions.stop]
+label = "Stop the traveller"
+response = true
+params = [{ name = "payer", kind = "seat" }, { name = "fine", kind = "number", min = "1", max = "3" }]
+effect = ["payer.gold -= fine", "me.gold += fine"]
+on_decline = ["payer.gold += 1", "log('let through')"]
+
+[actions.lua_step]
+label = "Step, offered from Lua"
+effect = ["hook('offer_stop')"]
+
+[turn]
+phases = [{ id = "main", actions = ["step", "lua_step"] }]
+"#;
+
+#[test]
+fn declining_an_offer_runs_its_on_decline_with_the_offered_parameters() {
+    let manifest = common::manifest("gate");
+    let hooks = "function offer_stop() game.offer(2, 'stop') end\n";
+    let folder = common::write_mod(
+        "gate",
+        &[("mod.toml", manifest.as_bytes()), ("data.toml", GATE.as_bytes()), ("hooks/gate.lua", hooks.as_bytes())],
+    );
+    let rules = common::loaded(&folder);
+    let (mut engine, mut state, _) = common::new_game(&rules, 1, 2);
+    engine.apply(&mut state, &Action::rule(rule(&rules, "step"), &[]), &mut Events::discard()).unwrap();
+    assert_eq!(state.to_act(), 1);
+    let mut events = Events::recording();
+    engine.apply(&mut state, &Action::pass(), &mut events).unwrap();
+    assert_eq!((gold(&state, 0), gold(&state, 1)), (11, 10), "declining runs on_decline for the payer");
+    assert!(events.list().iter().any(|e| matches!(e, Event::Declined { seat: 1, .. })));
+    assert_eq!(state.to_act(), 0, "the turn goes on");
+    // Taken, the response runs its effect and not on_decline.
+    engine.apply(&mut state, &Action::rule(rule(&rules, "step"), &[]), &mut Events::discard()).unwrap();
+    engine.apply(&mut state, &Action::rule(rule(&rules, "stop"), &[0, 3]), &mut Events::discard()).unwrap();
+    assert_eq!((gold(&state, 0), gold(&state, 1)), (8, 13));
+    // A Lua offer that leaves out what on_decline reads is an error, and changes nothing.
+    let before = state.clone();
+    let error = engine
+        .apply(&mut state, &Action::rule(rule(&rules, "lua_step"), &[]), &mut Events::discard())
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("`on_decline` reads its parameter `payer`"), "{error}");
+    assert_eq!(state.hash(), before.hash());
+}
+
+#[test]
+fn an_offer_that_leaves_out_what_on_decline_reads_is_refused_at_load() {
+    let manifest = common::manifest("bad_gate");
+    let data = GATE.replace("offer('stop', seat(2), me, 3)", "offer('stop', seat(2))")
+        + "\n[actions.plain]\nlabel = \"Plain\"\non_decline = [\"log('never')\"]\n";
+    let folder = common::write_mod("bad_gate", &[("mod.toml", manifest.as_bytes()), ("data.toml", data.as_bytes())]);
+    let all: Vec<String> = common::problems(&folder).iter().map(|p| p.to_string()).collect();
+    let all = all.join("\n");
+    for wanted in [
+        "`stop`'s `on_decline` reads its parameter `payer`, so an `offer` of it gives at least 1 parameter, not 0",
+        "`on_decline` is about a response (`response = true`)",
+    ] {
+        assert!(all.contains(wanted), "missing {wanted:?} in:\n{all}");
+    }
+}

@@ -528,6 +528,12 @@ pub struct ActionDef {
     /// wound — and passing is refused while the offered action has a legal completion.
     #[serde(default = "yes")]
     pub may_decline: bool,
+    /// For a response: *effect* when the seat offered it passes it up (declines it). It sees
+    /// `me` (the declining seat) and the parameters the offer gave — every `offer` of the
+    /// action must give those it reads — and runs where the answer would have: the way a rule
+    /// goes on when nobody calls an ambush, a chain of rounds when a choice is left unused.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub on_decline: Vec<Stmt>,
     /// The label of cancelling the action after its roll (with `after_roll`), e.g. "Cancel move".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cancel_label: Option<String>,

@@ -501,7 +501,9 @@ impl Engine {
         if let Some(hooks) = self.hooks.as_mut() {
             hooks.begin_work();
         }
+        // Declining an offer may run its `on_decline`, which may fail like any effect.
         let fallible = self.flow_fallible
+            || !state.turn.offers.is_empty()
             || match action.kind {
                 ActionKind::Rule(a) => self.rules.actions[a as usize].fallible,
                 ActionKind::Cancel => false,
@@ -601,7 +603,19 @@ impl Engine {
         let offer = state.turn.offers.remove(0);
         let ActionKind::Rule(index) = action.kind else {
             events.push_with(|| Event::Declined { seat, action: offer.action });
-            return Ok(());
+            if self.rules.actions[offer.action as usize].on_decline.is_empty() {
+                return Ok(());
+            }
+            // Declining runs the response's `on_decline`, with the parameters the offer gave.
+            let mut frame = std::mem::take(&mut self.frame);
+            let result = self.with_cx(state, events, |cx| {
+                let rule = &cx.rules.actions[offer.action as usize];
+                legal::fill_frame(&mut frame, rule, seat, &legal::offered_action(&offer));
+                eval::exec(cx, &rule.on_decline, &mut frame)
+                    .map_err(|e| e.context(cx.rules, &format!("actions.{}.on_decline", rule.id)))
+            });
+            self.frame = frame;
+            return result;
         };
         let mut frame = std::mem::take(&mut self.frame);
         let result = self.with_cx(state, events, |cx| {

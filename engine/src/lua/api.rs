@@ -451,6 +451,14 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
         if given > rule.params.len() {
             return err(format!("offer: `{}` has {} parameter(s), not {given}", shown(&name), rule.params.len()));
         }
+        let reads = rule.decline_reads as usize;
+        if given < reads {
+            return err(format!(
+                "offer: `{}`'s `on_decline` reads its parameter `{}`, so give at least {reads} parameter(s), not {given}",
+                shown(&name),
+                rule.params[reads - 1].name
+            ));
+        }
         // Each parameter given as its kind is written in Lua: spaces, seats and pieces as numbers
         // from 1 (a space also by its label), items and cards by id, numbers as they are.
         let mut args = Vec::with_capacity(given);

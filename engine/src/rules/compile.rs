@@ -76,8 +76,23 @@ pub fn compile_partial(
         formulas: data.formulas.keys().map(|_| Definition::Waiting).collect(),
         effects: data.effects.keys().map(|_| Definition::Waiting).collect(),
         compiling: Vec::new(),
+        offer_sites: Vec::new(),
     };
     let mut ruleset = c.ruleset(manifest, &data, hooks);
+    for site in std::mem::take(&mut c.offer_sites) {
+        let Some(rule) = ruleset.actions.get(site.action as usize) else { continue };
+        let reads = rule.decline_reads as usize;
+        if site.given < reads {
+            let message = format!(
+                "`{}`'s `on_decline` reads its parameter `{}`, so an `offer` of it gives at least {reads} parameter{}, not {}",
+                rule.id,
+                rule.params[reads - 1].name,
+                plural(reads),
+                site.given
+            );
+            c.problems.push(Problem { path: site.path, span: Some(site.span), message, suggestion: None });
+        }
+    }
     if c.problems.is_empty() {
         ruleset.hook_names = c.hook_names.keys().cloned().collect();
         ruleset.strings = c.strings.keys().cloned().collect();
@@ -312,6 +327,17 @@ struct Compiler<'a> {
     effects: Vec<Definition<NamedEffect>>,
     /// The names of the formulas and effects being compiled, outermost first, to name a cycle.
     compiling: Vec<String>,
+    /// Every `offer(…)` written, checked once all actions are compiled against the parameters
+    /// the offered action's `on_decline` reads.
+    offer_sites: Vec<OfferSite>,
+}
+
+/// Where an `offer(…)` is written, and how many parameters it gives.
+struct OfferSite {
+    action: u16,
+    given: usize,
+    path: Vec<PathSeg>,
+    span: Span,
 }
 
 type Typed = (Expr, Type);
@@ -869,8 +895,19 @@ impl Compiler<'_> {
         let on_success = self.key("on_success", |c| c.effect_list(&def.on_success, &mut scope));
         let on_failure = self.key("on_failure", |c| c.effect_list(&def.on_failure, &mut scope));
         let effect = self.key("effect", |c| c.effect_list(&def.effect, &mut scope));
-        let fallible = scope.fallible;
-        let frame = scope.frame;
+        // Declining sees the parameters the offer gave, and may roll dice like any effect.
+        let mut decline_scope = params_scope.clone();
+        decline_scope.allow.dice = true;
+        let on_decline = self.key("on_decline", |c| c.effect_list(&def.on_decline, &mut decline_scope));
+        if !def.on_decline.is_empty() && !def.response {
+            self.key("on_decline", |c| c.problem(None, "`on_decline` is about a response (`response = true`)", None));
+        }
+        let decline_reads = (0..params.len())
+            .rev()
+            .find(|&i| super::ir::block_uses_slot(&on_decline, 1 + i as u16))
+            .map_or(0, |i| i + 1) as u8;
+        let fallible = scope.fallible || decline_scope.fallible;
+        let frame = scope.frame.max(decline_scope.frame);
 
         // Previews and scores see the parameters, and the rolls only as odds.
         let mut odds_scope = params_scope.clone();
@@ -947,6 +984,8 @@ impl Compiler<'_> {
             fallible,
             response: def.response,
             may_decline: def.may_decline,
+            on_decline,
+            decline_reads,
         }
     }
 
@@ -1875,6 +1914,7 @@ impl Compiler<'_> {
                     self.problem(Some(name_span), message, None);
                     return Some(None);
                 }
+                self.offer_sites.push(OfferSite { action: index, given, path: self.path.clone(), span: name_span });
                 let mut expected = vec![Type::Text, Type::Seat];
                 expected.extend(def.params[..given].iter().map(|param| match param.kind {
                     ParamKind::Space => Type::Space,

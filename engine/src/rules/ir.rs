@@ -898,6 +898,21 @@ impl Stmt {
     }
 }
 
+/// Whether a statement of the block (or a block inside it) reads frame slot `slot`.
+pub fn block_uses_slot(block: &Block, slot: u16) -> bool {
+    block.iter().any(|stmt| match stmt {
+        Stmt::Let(_, value) | Stmt::Eval(value) => value.uses_slot(slot),
+        Stmt::Assign(place, _, value) => place.target().is_some_and(|e| e.uses_slot(slot)) || value.uses_slot(slot),
+        Stmt::Proc(_, args) => args.iter().any(|arg| arg.uses_slot(slot)),
+        Stmt::If(condition, then, otherwise) => {
+            condition.uses_slot(slot) || block_uses_slot(then, slot) || block_uses_slot(otherwise, slot)
+        }
+        Stmt::ForEach { filter, body, .. } => {
+            filter.as_ref().is_some_and(|f| f.uses_slot(slot)) || block_uses_slot(body, slot)
+        }
+    })
+}
+
 /// A block's [`Extent`] (see [`Stmt::extent`]).
 pub fn block_extent(block: &Block, formula: &dyn Fn(u16) -> Extent, effect: &dyn Fn(u16) -> Extent) -> Extent {
     block.iter().fold(Extent::default(), |total, stmt| total.beside(stmt.extent(formula, effect)))

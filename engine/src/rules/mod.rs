@@ -272,6 +272,10 @@ pub struct ActionRule {
     pub response: bool,
     /// For a response: whether passing declines it (else answering it is compulsory).
     pub may_decline: bool,
+    /// For a response: the effect of declining it, which sees the offered parameters.
+    pub on_decline: Block,
+    /// How many leading parameters `on_decline` reads: every offer must give at least these.
+    pub decline_reads: u8,
 }
 
 impl ActionRule {
