@@ -850,14 +850,14 @@ fn call<E: Env>(env: &mut E, func: Func, args: &[Expr], frame: &[Value]) -> Resu
             Some(seat) => Value::Int(env.state().seats.get(seat as usize).map_or(0, |s| s.hand.len() as i64)),
             None => Value::Int(0),
         },
-        Func::InHand(card) => match arg(env, 0)?.as_seat() {
-            Some(seat) => Value::Int(
+        Func::InHand => match (arg(env, 0)?.as_seat(), arg(env, 1)?) {
+            (Some(seat), Value::Id(card)) => Value::Int(
                 env.state()
                     .seats
                     .get(seat as usize)
                     .map_or(0, |s| s.hand.iter().filter(|(_, c)| *c == card).count() as i64),
             ),
-            None => Value::Int(0),
+            _ => Value::Int(0),
         },
         Func::Attached => {
             let holder = arg(env, 0).map(|target| piece(env.state(), target))?;

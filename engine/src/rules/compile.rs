@@ -2717,15 +2717,9 @@ impl Compiler<'_> {
                     return None;
                 }
                 let (seat, _) = self.expect_type(&args[0], scope, Type::Seat)?;
-                let AstKind::Str(card) = &args[1].kind else {
-                    self.problem(Some(args[1].span), "the second argument of `in_hand` is a quoted card id", None);
-                    return None;
-                };
-                let Some(index) = index_of(&self.names.cards, card) else {
-                    self.unknown(Some(args[1].span), "card", card, &self.names.cards.clone());
-                    return None;
-                };
-                Some((Expr::Call(Func::InHand(index), vec![seat]), Type::Int))
+                // A quoted card id, or a card value (a `card` parameter).
+                let (card, _) = self.expect_type(&args[1], scope, Type::Id(IdKind::Card))?;
+                Some((Expr::Call(Func::InHand, vec![seat, card]), Type::Int))
             }
             "attached" => {
                 if !arity(self, 2) {

@@ -470,8 +470,8 @@ pub enum Func {
     Allies,
     /// Cards in a seat's hand (of every deck).
     HandSize,
-    /// Copies of a card (by index) in a seat's hand.
-    InHand(u16),
+    /// Copies of a card in a seat's hand: seat, card.
+    InHand,
     /// Copies of a card a piece holds attached: piece, card.
     Attached,
     /// Cards a piece holds attached, of every kind.

@@ -332,10 +332,10 @@ pub const FUNCTIONS: &[Entry] = &[
         "hand_size(me) < 5",
     ),
     entry(
-        "in_hand(seat, \"card\")",
+        "in_hand(seat, card)",
         "number",
-        "How many copies of a card the seat holds (in a seat's view, only the copies it knows: \
-         its own cards and those shown to it).",
+        "How many copies of a card (a quoted card id, or a card value) the seat holds (in a \
+         seat's view, only the copies it knows: its own cards and those shown to it).",
         "in_hand(me, \"spark\") > 0",
     ),
     entry(
