@@ -161,7 +161,7 @@ impl CounterDecl {
 }
 
 /// A declared number with its bounds. Writes outside `min..=max` are clamped into the range.
-#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CounterDef {
     /// The name shown to players; the key when absent.
@@ -186,6 +186,18 @@ pub struct CounterDef {
     /// referee) read every value.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub hidden: bool,
+    /// `false`: bookkeeping the rules keep for themselves (a flag for the character that moved
+    /// this turn, which side of a fight a seat is on), kept off the player window — its panels,
+    /// tooltips, the number on spaces and the log — without being a secret: every seat's view,
+    /// `meeple run` and the computer players read it as any number. Unlike `hidden`.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub shown: bool,
+}
+
+impl Default for CounterDef {
+    fn default() -> Self {
+        Self { label: None, initial: 0, min: None, max: None, hidden: false, shown: true }
+    }
 }
 
 /// The bounds of a named number that items give.
@@ -878,6 +890,10 @@ pub struct ForEachBlock {
     /// *Effect* for each.
     #[serde(rename = "do")]
     pub body: Vec<Stmt>,
+}
+
+fn is_true(value: &bool) -> bool {
+    *value
 }
 
 fn yes() -> bool {

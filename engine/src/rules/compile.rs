@@ -595,6 +595,7 @@ impl Compiler<'_> {
                     min,
                     max: max.max(min),
                     hidden: def.hidden,
+                    shown: def.shown,
                 }
             })
             .collect()

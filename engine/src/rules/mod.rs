@@ -23,9 +23,16 @@ pub struct CounterInfo {
     pub min: i64,
     pub max: i64,
     pub hidden: bool,
+    /// `false`: bookkeeping kept off the player window, though no secret.
+    pub shown: bool,
 }
 
 impl CounterInfo {
+    /// Whether the player window shows this number: it is neither a secret nor bookkeeping.
+    pub fn on_screen(&self) -> bool {
+        self.shown && !self.hidden
+    }
+
     /// The value clamped into this counter's bounds.
     #[inline]
     pub fn clamp(&self, value: i64) -> i64 {

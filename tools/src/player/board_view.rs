@@ -617,7 +617,7 @@ impl BoardView {
             }
         }
         // Counters: the first shown counter of each space, as a number on it.
-        let shown_counter = rules.space_counters.iter().position(|c| !c.hidden);
+        let shown_counter = rules.space_counters.iter().position(|c| c.on_screen());
         let font = FontId::proportional((self.zoom * 0.55).clamp(9.0, 22.0));
         if let Some(counter) = shown_counter
             && self.zoom >= 6.0
@@ -849,7 +849,7 @@ pub fn space_tooltip(ui: &mut egui::Ui, rules: &Ruleset, state: &GameState, spac
         ui.colored_label(describe::seat_color(rules, state, owner), describe::seat(state, owner));
     }
     for (i, counter) in rules.space_counters.iter().enumerate() {
-        if !counter.hidden {
+        if counter.on_screen() {
             ui.label(format!("{}: {}", counter.label, state.counter(space, i as u16)));
         }
     }

@@ -138,14 +138,14 @@ pub fn event(rules: &Ruleset, state: &GameState, event: &Event) -> Option<String
         },
         Event::ResourceChanged { seat: who, resource, from, to } => {
             let info = rules.resources.get(*resource as usize)?;
-            if info.hidden {
+            if !info.on_screen() {
                 return None;
             }
             format!("  {} {}: {to} (was {from})", seat(state, *who), info.label.to_lowercase())
         }
         Event::StatChanged { piece: p, stat, from, to, .. } => {
             let info = rules.stats.get(*stat as usize)?;
-            if info.hidden {
+            if !info.on_screen() {
                 return None;
             }
             format!("  {} {}: {to} (was {from})", piece(rules, state, *p), info.label.to_lowercase())

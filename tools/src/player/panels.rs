@@ -15,7 +15,7 @@ pub fn piece_lines(rules: &Ruleset, state: &GameState, piece: u32) -> Vec<String
     let Some(p) = state.pieces.get(piece as usize) else { return Vec::new() };
     let mut lines = Vec::new();
     for (i, stat) in rules.stats.iter().enumerate() {
-        if !stat.hidden
+        if stat.on_screen()
             && let Some(value) = p.stats.get(i)
         {
             lines.push(format!("{}: {value}", stat.label));
@@ -45,7 +45,7 @@ pub fn resource_lines(rules: &Ruleset, state: &GameState, seat: u8) -> Vec<Strin
         .resources
         .iter()
         .zip(&s.resources)
-        .filter(|(info, _)| !info.hidden)
+        .filter(|(info, _)| info.on_screen())
         .map(|(info, value)| format!("{}: {value}", info.label))
         .collect()
 }

@@ -605,7 +605,7 @@ impl Session {
             }));
         }
         for (index, resource) in self.rules.resources.iter().enumerate() {
-            if !resource.hidden {
+            if resource.on_screen() {
                 columns.push(column(&resource.label, &|s| state.seats[s as usize].resources[index].to_string()));
             }
         }
