@@ -1453,8 +1453,9 @@ fn run_proc(cx: &mut WriteCx, proc: Proc, args: &[Expr], frame: &mut Vec<Value>)
             };
             changes::reveal_hand(cx.state, cx.events, seat, to);
         }
-        Proc::RevealCard(card) => {
+        Proc::RevealCard => {
             let seat = target_seat(cx, &args[0], frame)?;
+            let card = target_card(cx, &args[1], frame)?;
             let to = match args.get(2) {
                 Some(to) => Some(target_seat(cx, to, frame)?),
                 None => None,

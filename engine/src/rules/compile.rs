@@ -1931,30 +1931,13 @@ impl Compiler<'_> {
             // Without the seat to show them to, to every seat.
             "reveal_hand" => (Proc::RevealHand, if args.len() == 1 { vec![Type::Seat] } else { vec![Type::Seat; 2] }),
             "reveal_card" => {
-                let Some(card_arg) = args.get(1) else {
-                    self.problem(
-                        Some(name_span),
-                        "`reveal_card` takes a seat, a quoted card id and the seat to show it to (or none, for \
-                         every seat): reveal_card(me, \"spark\", to.owner)",
-                        None,
-                    );
-                    return Some(None);
-                };
-                let AstKind::Str(card) = &card_arg.kind else {
-                    self.problem(Some(card_arg.span), "the second argument of `reveal_card` is a quoted card id", None);
-                    return Some(None);
-                };
-                let Some(index) = index_of(&self.names.cards, card) else {
-                    let cards = self.names.cards.clone();
-                    self.unknown(Some(card_arg.span), "card", card, &cards);
-                    return Some(None);
-                };
+                // A quoted card id, or a card value (a `card` parameter).
                 let expected = if args.len() == 2 {
-                    vec![Type::Seat, Type::Text]
+                    vec![Type::Seat, Type::Id(IdKind::Card)]
                 } else {
-                    vec![Type::Seat, Type::Text, Type::Seat]
+                    vec![Type::Seat, Type::Id(IdKind::Card), Type::Seat]
                 };
-                (Proc::RevealCard(index), expected)
+                (Proc::RevealCard, expected)
             }
             "hook" => {
                 let Some((Expr::Call(Func::Hook(index), args), _)) = self.hook_call(name_span, args, scope) else {

@@ -618,9 +618,9 @@ pub enum Proc {
     Detach,
     /// Shows every card in a seat's hand to another seat, or (without it) to every seat.
     RevealHand,
-    /// Shows one copy of a card (by index) in a seat's hand to another seat, or (without it) to
-    /// every seat; nothing when the seat holds no copy that seat has not seen.
-    RevealCard(u16),
+    /// Shows one copy of a card in a seat's hand to another seat, or (without it) to every seat;
+    /// nothing when the seat holds no copy that seat has not seen. Arguments: seat, card, to.
+    RevealCard,
     /// Adds a line to the game log.
     Log,
     /// Calls a Lua hook function by name for its effect.

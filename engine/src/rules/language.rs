@@ -619,11 +619,11 @@ pub const STATEMENTS: &[Entry] = &[
     ),
     only(
         Place::Effects,
-        "reveal_card(seat, \"card\", to)",
+        "reveal_card(seat, card, to)",
         "",
-        "Shows one copy of a card in the seat's hand (one `to` has not seen yet) to the seat `to`; \
-         `reveal_card(seat, \"card\")` shows it to every seat. Nothing happens when the seat holds \
-         no such copy.",
+        "Shows one copy of a card (a quoted card id, or a card value) in the seat's hand (one `to` \
+         has not seen yet) to the seat `to`; `reveal_card(seat, \"card\")` shows it to every seat. \
+         Nothing happens when the seat holds no such copy.",
         "reveal_card(me, \"spark\", to.owner)",
     ),
     only(Place::Effects, "log(\"text\")", "", "Adds a line to the game's log.", "log(\"The bridge collapses.\")"),
