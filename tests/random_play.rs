@@ -221,7 +221,7 @@ fn odd_argument(chooser: &mut Chooser, state: &GameState) -> i64 {
 /// seat that would take it (sometimes not the seat to move).
 fn random_probe(chooser: &mut Chooser, rules: &Ruleset, state: &GameState, legal: &[Action]) -> (u8, Action) {
     let seats = state.seats.len();
-    let seat = if chooser.chance(15) { chooser.below(seats + 1) as u8 } else { state.turn.seat };
+    let seat = if chooser.chance(15) { chooser.below(seats + 1) as u8 } else { state.to_act() };
     let action = match chooser.below(6) {
         0 | 1 => {
             let mut action = legal[chooser.below(legal.len())];
@@ -370,7 +370,7 @@ fn play_random_game(job: &GameJob) -> Result<PlayStats, String> {
         if choice.kind == ActionKind::Leave && !chooser.chance(5) {
             choice = legal[chooser.below(legal.len())];
         }
-        let seat = state.turn.seat;
+        let seat = state.to_act();
         events.take();
         engine
             .apply(&mut state, &choice, &mut events)

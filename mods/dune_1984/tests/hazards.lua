@@ -10,6 +10,9 @@ test("a sand storm: a die above Guile costs 1 Strength, and an unprotected harve
   h.roll(g, 2, 6)
   g:act{ action = "move_first", who = h.PAUL, to = "D2" }
   expect_eq(g:seat_to_act(), 1, "red answers for Paul")
+  local figures = g:preview{ seat = 1, action = "brace", victim = h.PAUL, threat = 1, guile = 0, shelter = 0 }
+  expect_near(figures["Chance to be hit"], 1 / 2, 1e-12, "4, 5 and 6 beat Guile 3")
+  expect_near(figures["Harvesters lost, on average"], 1 / 3, 1e-12, "a storm takes a harvester on 5 or 6")
   g:force_dice{ 4, 5 }
   g:act{ seat = 1, action = "brace", victim = h.PAUL, threat = 1, guile = 0, shelter = 0 }
   expect_eq(g:stat(h.PAUL, "strength"), 3)
