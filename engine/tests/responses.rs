@@ -380,3 +380,67 @@ fn an_offer_that_leaves_out_what_on_decline_reads_is_refused_at_load() {
         assert!(all.contains(wanted), "missing {wanted:?} in:\n{all}");
     }
 }
+
+/// Dice rolled by any seat wake `rolled` triggers: here a bet pays its seat whenever anyone —
+/// the seat to move, or a seat answering an offer — rolls a 6 on `luck`.
+const BETS: &str = r#"
+[board]
+kind = "graph"
+terrain = "road"
+spaces = [{ id = "a" }]
+
+[terrain.road]
+
+[resources.gold]
+
+[resources.bet]
+
+[actions.wager]
+label = "Wager"
+rolls = { luck = "1d6" }
+effect = ["offer('answer', seat(2))"]
+
+[actions.answer]
+label = "Roll back"
+response = true
+rolls = { luck = "1d6", other = "1d6" }
+
+[[triggers]]
+on = "rolled"
+roll = "luck"
+when = "rolled == 6"
+effect = [{ for_each = "seat", where = "seat.bet > 0", do = ["seat.gold += seat.bet"] }, "me.bet += 1"]
+
+[turn]
+phases = [{ id = "main", actions = ["wager"] }]
+"#;
+
+#[test]
+fn rolls_of_any_seat_wake_rolled_triggers_with_their_value() {
+    let manifest = common::manifest("bets");
+    let folder = common::write_mod("bets", &[("mod.toml", manifest.as_bytes()), ("data.toml", BETS.as_bytes())]);
+    let rules = common::loaded(&folder);
+    let (mut engine, mut state, _) = common::new_game(&rules, 1, 2);
+    let bet = |state: &GameState, seat: usize| state.seats[seat].resources[1];
+    // Seat 1's 6, then seat 2's 6 in its answer (its `other` die wakes nothing), then seat 1's 3.
+    state.forced_faces.extend([6, 6, 5, 3]);
+    engine.apply(&mut state, &Action::rule(rule(&rules, "wager"), &[]), &mut Events::discard()).unwrap();
+    assert_eq!((bet(&state, 0), bet(&state, 1)), (1, 0), "the roller's 6: `me` is the seat that rolled");
+    engine.apply(&mut state, &Action::rule(rule(&rules, "answer"), &[]), &mut Events::discard()).unwrap();
+    assert_eq!((gold(&state, 0), bet(&state, 1)), (1, 1), "a response's 6 pays seat 1's bet and counts for seat 2");
+    engine.apply(&mut state, &Action::rule(rule(&rules, "wager"), &[]), &mut Events::discard()).unwrap();
+    assert_eq!((gold(&state, 0), gold(&state, 1)), (1, 0), "a 3 wakes nothing");
+}
+
+#[test]
+fn a_rolled_trigger_names_a_roll_that_exists() {
+    let manifest = common::manifest("bad_bets");
+    let data = BETS.replace("roll = \"luck\"", "roll = \"lcuk\"")
+        + "\n[[triggers]]\non = \"turn_start\"\nroll = \"luck\"\neffect = []\n";
+    let folder = common::write_mod("bad_bets", &[("mod.toml", manifest.as_bytes()), ("data.toml", data.as_bytes())]);
+    let all: Vec<String> = common::problems(&folder).iter().map(|p| p.to_string()).collect();
+    let all = all.join("\n");
+    for wanted in ["unknown roll `lcuk`", "did you mean `luck`", "`roll` is for triggers `on = \"rolled\"`"] {
+        assert!(all.contains(wanted), "missing {wanted:?} in:\n{all}");
+    }
+}

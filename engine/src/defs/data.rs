@@ -727,6 +727,11 @@ pub struct AiHintDef {
 pub struct TriggerDef {
     /// The event that wakes it.
     pub on: EventKind,
+    /// For `on = "rolled"`: the name of the roll that wakes it, a key of the `rolls` of any
+    /// action (`move` for `rolls = { move = "2d6" }`): whichever seat's action makes a roll of
+    /// that name, on its turn or in a response.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roll: Option<String>,
     /// *Expression* that must hold for the effect to run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when: Option<String>,
@@ -753,6 +758,10 @@ pub enum EventKind {
     SeatOut,
     /// A match ended (after the turn's `on_match_end`).
     MatchEnd,
+    /// A roll named by the trigger's `roll` was made, by any seat: right after that roll, before
+    /// the action's later rolls and its effects. `me` is the seat that rolled and `rolled` the
+    /// roll's value — investments that pay on anyone's dice. For triggers only (no Lua handler).
+    Rolled,
     /// The game ended: for Lua handlers only (`meeple.on`); a trigger on it is refused, since
     /// the rules change nothing once the game has an outcome.
     GameEnd,
@@ -777,6 +786,7 @@ impl EventKind {
             EventKind::AfterAction => "after_action",
             EventKind::SeatOut => "seat_out",
             EventKind::MatchEnd => "match_end",
+            EventKind::Rolled => "rolled",
             EventKind::GameEnd => "game_end",
         }
     }

@@ -30,6 +30,45 @@ fn take_frame(cx: &mut WriteCx, size: u16, me: u8) -> Vec<Value> {
     frame
 }
 
+/// Runs the `rolled` triggers of a roll just made by `seat`, with its value as `rolled`.
+pub(crate) fn fire_rolled(cx: &mut WriteCx, roll: &str, value: i64, seat: u8) -> Result<(), RuleError> {
+    let rules = cx.rules;
+    for (i, (on, trigger)) in rules.triggers.iter().enumerate() {
+        if *on != EventKind::Rolled || trigger.roll.as_deref() != Some(roll) || cx.state.outcome.is_some() {
+            continue;
+        }
+        let mut frame = take_frame(cx, trigger.effect.frame.max(2), seat);
+        frame[1] = Value::Int(value);
+        run_trigger(cx, i, trigger, frame)?;
+    }
+    Ok(())
+}
+
+/// Runs one trigger in its frame: its effect, when its condition holds.
+fn run_trigger(
+    cx: &mut WriteCx,
+    i: usize,
+    trigger: &crate::rules::TriggerRule,
+    mut frame: Vec<Value>,
+) -> Result<(), RuleError> {
+    let result = match &trigger.when {
+        Some(when) => {
+            eval::eval_bool(cx, when, &frame).map_err(|e| e.context(cx.rules, &format!("triggers[{i}].when")))
+        }
+        None => Ok(true),
+    }
+    .and_then(|wanted| {
+        if wanted {
+            eval::exec(cx, &trigger.effect.block, &mut frame)
+                .map_err(|e| e.context(cx.rules, &format!("triggers[{i}].effect")))
+        } else {
+            Ok(())
+        }
+    });
+    cx.frames.push(frame);
+    result
+}
+
 /// Runs the triggers of an event (and the Lua hooks registered for it).
 fn fire(cx: &mut WriteCx, event: EventKind, seat: u8) -> Result<(), RuleError> {
     let rules = cx.rules;

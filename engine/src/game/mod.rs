@@ -569,6 +569,8 @@ impl Engine {
                             let value = eval::eval(cx, expr, &frame)
                                 .map_err(|e| e.context(cx.rules, &format!("actions.{}.rolls.{name}", rule.id)))?;
                             frame[rule.roll_slot(i) as usize] = value;
+                            cx.roll_name = None;
+                            flow::fire_rolled(cx, name, value.as_int(), seat)?;
                         }
                         cx.roll_name = None;
                         eval::exec(cx, &rule.on_roll, &mut frame)
@@ -626,6 +628,8 @@ impl Engine {
                 let value = eval::eval(cx, expr, &frame)
                     .map_err(|e| e.context(cx.rules, &format!("actions.{}.rolls.{name}", rule.id)))?;
                 frame[rule.roll_slot(i) as usize] = value;
+                cx.roll_name = None;
+                flow::fire_rolled(cx, name, value.as_int(), seat)?;
             }
             cx.roll_name = None;
             eval::exec(cx, &rule.on_roll, &mut frame)

@@ -460,9 +460,39 @@ impl Compiler<'_> {
                             });
                         }
                         let mut scope = Scope::new(Allow { dice: true, ..Allow::default() });
+                        let rolled = t.on == crate::defs::EventKind::Rolled;
+                        match (&t.roll, rolled) {
+                            (None, true) => c.key("roll", |c| {
+                                c.problem(
+                                    None,
+                                    "a `rolled` trigger names the roll that wakes it: `roll = \"move\"`",
+                                    None,
+                                )
+                            }),
+                            (Some(_), false) => {
+                                c.key("roll", |c| c.problem(None, "`roll` is for triggers `on = \"rolled\"`", None))
+                            }
+                            (Some(name), true) => {
+                                let known: Vec<String> = data
+                                    .actions
+                                    .values()
+                                    .flat_map(|a| a.rolls.keys().cloned())
+                                    .collect::<BTreeSet<_>>()
+                                    .into_iter()
+                                    .collect();
+                                if !known.contains(name) {
+                                    c.key("roll", |c| c.unknown(None, "roll", name, &known));
+                                }
+                            }
+                            (None, false) => {}
+                        }
+                        if rolled {
+                            // Frame slot 1: the roll's value.
+                            scope.push("rolled", Type::Int, false);
+                        }
                         let when = t.when.as_ref().and_then(|w| c.key("when", |c| c.condition(w, &mut scope)));
                         let effect = c.key("effect", |c| c.program_in(&t.effect, scope));
-                        (t.on, TriggerRule { when, effect })
+                        (t.on, TriggerRule { roll: t.roll.clone(), when, effect })
                     })
                 })
                 .collect::<Vec<_>>()

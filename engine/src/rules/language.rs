@@ -717,7 +717,8 @@ inside it.
   outcome, including the dice a Lua hook in the rolls draws with `game.roll` and `game.random`
   (see [Odds over a hook's dice](#odds-over-a-hooks-dice)).
 - Turn and phase effects (`on_start`, `on_end`), `setup.effect` and triggers see `me`, the seat
-  whose turn it is.
+  whose turn it is; a trigger `on = \"rolled\"` sees `me`, the seat that rolled (on its turn or
+  answering an offer), and `rolled`, the value of the roll its `roll` names.
 - `end.win`, `end.eliminate`, `end.score`, `end.draw_shares` and `ai.standing` are asked about
   every seat in turn: `seat` is that seat (and `me` the seat to move).
 - Loops (`count_of(space, …)`, effect blocks `{ for_each = \"space\", … }`) add their loop

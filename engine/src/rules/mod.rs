@@ -332,6 +332,8 @@ pub struct PhaseRule {
 /// A compiled trigger.
 #[derive(Clone, Debug)]
 pub struct TriggerRule {
+    /// For `rolled` triggers: the name of the roll that wakes it.
+    pub roll: Option<String>,
     pub when: Option<Expr>,
     pub effect: Program,
 }
