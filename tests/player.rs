@@ -515,7 +515,7 @@ fn a_computers_hand_is_hidden_from_the_person_until_a_card_is_shown() {
     click(&mut harness, "Start game");
     let session = &harness.state().game().expect("game").session;
     assert_eq!(session.viewer(), 0, "the window shows what the person's seat sees");
-    let name = |card: u16| session.rules.card_ids[card as usize].clone();
+    let name = |card: u16| session.rules.cards[card as usize].label.clone();
     let mine: Vec<String> = session.state.seats[0].hand.iter().map(|(_, c)| name(*c)).collect();
     let theirs: Vec<String> = session.state.seats[1].hand.iter().map(|(_, c)| name(*c)).collect();
     let computer = session.state.seats[1].name.clone();

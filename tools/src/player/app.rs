@@ -923,21 +923,28 @@ impl GameScreen {
         }
         ui.separator();
         let viewer = self.session.viewer();
-        let known = |hand: &[(u16, u16)]| -> Vec<String> {
-            hand.iter().filter_map(|(_, card)| rules.card_ids.get(*card as usize).cloned()).collect()
+        // Cards by the names players read (their labels), the unknown ones left out.
+        let known = |hand: &[(u16, u16)]| -> Vec<(String, Option<String>)> {
+            hand.iter()
+                .filter_map(|(_, card)| Some((rules.cards.get(*card as usize)?, rules.card_ids.get(*card as usize)?)))
+                .map(|(card, id)| (card.label.clone(), rules.data.cards.get(id).and_then(|def| def.text.clone())))
+                .collect()
         };
         if let Some(mine) = view.seats.get(viewer as usize) {
             ui.label(RichText::new("Your hand").strong());
             ui.horizontal_wrapped(|ui| {
-                for name in known(&mine.hand) {
-                    ui.add(egui::Button::new(name).frame(true));
+                for (name, text) in known(&mine.hand) {
+                    let response = ui.add(egui::Button::new(name).frame(true));
+                    if let Some(text) = text {
+                        response.on_hover_text(text);
+                    }
                 }
             });
         }
         for (i, other) in view.seats.iter().enumerate() {
             if i as u8 != viewer && !other.hand.is_empty() {
                 ui.label(RichText::new(format!("{}: {} cards", other.name, other.hand.len())).small());
-                let shown = known(&other.hand);
+                let shown: Vec<String> = known(&other.hand).into_iter().map(|(name, _)| name).collect();
                 if !shown.is_empty() {
                     ui.label(RichText::new(format!("  shown: {}", shown.join(", "))).small());
                 }

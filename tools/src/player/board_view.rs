@@ -606,12 +606,15 @@ impl BoardView {
             if let Some(kind) = rules.piece_kinds.get(piece.kind as usize)
                 && self.zoom >= 14.0
             {
-                let symbol = kind.symbol.chars().next().map(String::from).unwrap_or_default();
+                // One or two characters: "Pa" and "Ch" tell two characters apart where "P"
+                // and "C" might not.
+                let symbol: String = kind.symbol.chars().take(2).collect();
+                let scale = if symbol.chars().count() > 1 { 0.8 } else { 1.1 };
                 painter.text(
                     at,
                     Align2::CENTER_CENTER,
                     symbol,
-                    FontId::proportional((radius * 1.1).min(28.0)),
+                    FontId::proportional((radius * scale).min(28.0)),
                     Color32::BLACK,
                 );
             }

@@ -89,14 +89,20 @@ pub fn seat(state: &GameState, seat: u8) -> String {
 /// A piece: its owner's name (or its kind) and where it stands, e.g. "Red 2 at C07".
 pub fn piece(rules: &Ruleset, state: &GameState, piece: u32) -> String {
     let Some(p) = state.pieces.get(piece as usize) else { return format!("piece {}", piece + 1) };
-    let kind = rules.piece_kinds.get(p.kind as usize).map_or("piece", |k| k.label.as_str());
-    let who = if p.owner == NO_SEAT {
-        kind.to_string()
-    } else {
-        let pieces_of_owner = state.pieces.iter().filter(|q| q.owner == p.owner).count();
-        if pieces_of_owner == 1 { seat(state, p.owner) } else { format!("{}'s {kind}", seat(state, p.owner)) }
-    };
+    let who = piece_name(rules, state, piece);
     if (p.space as usize) < state.owners.len() { format!("{who} at {}", space(state, p.space)) } else { who }
+}
+
+/// A piece by its owner and kind ("Red's Paul Atreides"), or by its owner alone when the seat
+/// ever had just this one piece (a character that is its seat), without where it stands.
+pub fn piece_name(rules: &Ruleset, state: &GameState, piece: u32) -> String {
+    let Some(p) = state.pieces.get(piece as usize) else { return format!("piece {}", piece + 1) };
+    let kind = rules.piece_kinds.get(p.kind as usize).map_or("piece", |k| k.label.as_str());
+    if p.owner == NO_SEAT {
+        return kind.to_string();
+    }
+    let pieces_of_owner = state.pieces.iter().filter(|q| q.owner == p.owner).count();
+    if pieces_of_owner == 1 { seat(state, p.owner) } else { format!("{}'s {kind}", seat(state, p.owner)) }
 }
 
 /// A readable line for an event, or `None` for the events the log leaves out (counter
@@ -152,15 +158,9 @@ pub fn event(rules: &Ruleset, state: &GameState, event: &Event) -> Option<String
         }
         Event::PieceMoved { piece: p, from, to } => {
             let at = |s: &Option<u32>| s.map_or_else(|| "off the board".to_string(), |s| space(state, s));
-            let kind = state.pieces.get(*p as usize).and_then(|q| rules.piece_kinds.get(q.kind as usize));
-            let owner = state.pieces.get(*p as usize).map(|q| q.owner).filter(|&o| o != NO_SEAT);
-            let who = owner.map_or_else(|| kind.map_or("A piece".into(), |k| k.label.clone()), |o| seat(state, o));
-            format!("  {who} moves from {} to {}", at(from), at(to))
+            format!("  {} moves from {} to {}", piece_name(rules, state, *p), at(from), at(to))
         }
-        Event::PieceRemoved { piece: p } => {
-            let owner = state.pieces.get(*p as usize).map(|q| q.owner).filter(|&o| o != NO_SEAT);
-            format!("  {} is removed", owner.map_or_else(|| format!("piece {}", p + 1), |o| seat(state, o)))
-        }
+        Event::PieceRemoved { piece: p } => format!("  {} is removed", piece_name(rules, state, *p)),
         Event::ItemGiven { piece: p, item, charges, .. } => {
             let label = rules.items.get(*item as usize).map_or("an item", |i| i.label.as_str());
             let owner = state.pieces.get(*p as usize).map(|q| q.owner).filter(|&o| o != NO_SEAT);

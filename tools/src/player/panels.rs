@@ -54,8 +54,10 @@ pub fn resource_lines(rules: &Ruleset, state: &GameState, seat: u8) -> Vec<Strin
 pub fn turn_header(ui: &mut egui::Ui, session: &Session) {
     let rules = &session.rules;
     let state = &session.state;
+    // The seat acting now: the seat whose turn it is, or one answering an offer on that turn.
     let seat = session.seat();
-    let color = describe::seat_color(rules, state, seat);
+    let turn_seat = state.turn.seat;
+    let color = describe::seat_color(rules, state, turn_seat);
     if let Some(winners) = session.winners() {
         ui.heading(format!("Game over — {winners}"));
         return;
@@ -63,8 +65,18 @@ pub fn turn_header(ui: &mut egui::Ui, session: &Session) {
     ui.horizontal(|ui| {
         let (rect, _) = ui.allocate_exact_size(vec2(14.0, 14.0), Sense::hover());
         ui.painter().circle_filled(rect.center(), 7.0, color);
-        ui.heading(meeple_engine::game::seating::turn_announcement(rules, state, seat));
+        ui.heading(meeple_engine::game::seating::turn_announcement(rules, state, turn_seat));
     });
+    if let Some(offer) = state.turn.offers.first()
+        && offer.seat != turn_seat
+    {
+        let rule = &rules.actions[offer.action as usize];
+        let ask = if rule.may_decline { "may answer" } else { "must answer" };
+        ui.colored_label(
+            describe::seat_color(rules, state, offer.seat),
+            RichText::new(format!("{} {ask}: {}", describe::seat(state, offer.seat), rule.label)).strong(),
+        );
+    }
     let phase = &rules.phases[state.turn.phase as usize];
     let mut where_in_game = format!("Round {}", state.turn.round);
     if rules.phases.len() > 1 {
@@ -110,6 +122,19 @@ pub fn actions(ui: &mut egui::Ui, session: &mut Session) -> ActionsResponse {
         let who = &session.state.seats[offer.seat as usize].name;
         let ask = if rule.may_decline { "may answer" } else { "must answer" };
         ui.label(RichText::new(format!("{who} {ask}: {}", rule.label)).strong());
+        // What the offer says: the parameters it gave, by their labels ("Card: Shield").
+        let given: Vec<String> = rule
+            .params
+            .iter()
+            .zip(&offer.args)
+            .map(|(param, &arg)| {
+                let label = &param.label;
+                format!("{label}: {}", describe::arg(&session.rules, &session.state, param.kind, arg))
+            })
+            .collect();
+        if !given.is_empty() {
+            ui.label(given.join(" · "));
+        }
     }
     ui.label(RichText::new("Actions").strong());
     let menu = session.menu();
@@ -290,6 +315,7 @@ pub fn seats(ui: &mut egui::Ui, rules: &Ruleset, state: &GameState, controllers:
         let pieces: Vec<u32> = (0..state.pieces.len() as u32)
             .filter(|&p| state.pieces[p as usize].alive && state.pieces[p as usize].owner == i)
             .collect();
+        let one_piece_seat = state.pieces.iter().filter(|p| p.owner == i).count() == 1;
         ui.horizontal(|ui| {
             let (rect, _) = ui.allocate_exact_size(vec2(10.0, 10.0), Sense::hover());
             ui.painter().circle_filled(rect.center(), 5.0, describe::seat_color(rules, state, i));
@@ -305,8 +331,10 @@ pub fn seats(ui: &mut egui::Ui, rules: &Ruleset, state: &GameState, controllers:
             if state.owned_count(i) > 0 {
                 summary.push(format!("{} spaces", state.owned_count(i)));
             }
-            // One piece (a character): its first figure beside the name; a few: a line each, below.
-            if let [piece] = pieces.as_slice()
+            // A seat that is one piece (a character): its first figure beside the name; a seat
+            // of a few pieces: a line each, below, down to its last one.
+            if one_piece_seat
+                && let [piece] = pieces.as_slice()
                 && let Some(first) = piece_lines(rules, state, *piece).into_iter().next()
             {
                 summary.push(first);
@@ -317,15 +345,17 @@ pub fn seats(ui: &mut egui::Ui, rules: &Ruleset, state: &GameState, controllers:
             }
             ui.label(RichText::new(summary.join(" · ")).small());
         });
-        if (2..=MAX_PIECES_LISTED).contains(&pieces.len()) {
+        if !one_piece_seat && (1..=MAX_PIECES_LISTED).contains(&pieces.len()) {
             for piece in pieces {
-                let kind = &rules.piece_kinds[state.pieces[piece as usize].kind as usize];
-                let lines = piece_lines(rules, state, piece);
-                let text = if lines.is_empty() {
-                    kind.label.clone()
+                let p = &state.pieces[piece as usize];
+                let kind = &rules.piece_kinds[p.kind as usize];
+                let name = if (p.space as usize) < state.owners.len() {
+                    format!("{} at {}", kind.label, describe::space(state, p.space))
                 } else {
-                    format!("{}: {}", kind.label, lines.join(" · "))
+                    kind.label.clone()
                 };
+                let lines = piece_lines(rules, state, piece);
+                let text = if lines.is_empty() { name } else { format!("{name}: {}", lines.join(" · ")) };
                 ui.label(RichText::new(format!("    {text}")).small().weak());
             }
         }
