@@ -444,3 +444,22 @@ fn a_rolled_trigger_names_a_roll_that_exists() {
         assert!(all.contains(wanted), "missing {wanted:?} in:\n{all}");
     }
 }
+
+/// Dice an effect rolls for a `let` name are shown under that name, like a named roll's: the
+/// duel's `let a = highest(…)` and `let d = …` make `rolled` events named `a` and `d`.
+#[test]
+fn dice_rolled_for_a_let_name_carry_it() {
+    let rules = common::fixture("duel");
+    let (mut engine, mut state, _) = common::new_game(&rules, 5, 2);
+    let mut events = Events::recording();
+    engine.apply(&mut state, &Action::rule(rule(&rules, "fight"), &[1]), &mut events).unwrap();
+    let names: Vec<Option<String>> = events
+        .list()
+        .iter()
+        .filter_map(|e| match e {
+            Event::Rolled { roll, .. } => Some(roll.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(names, [Some("a".to_string()), Some("d".to_string())]);
+}

@@ -1200,8 +1200,16 @@ fn ensure_slot(frame: &mut Vec<Value>, slot: u16) {
 
 fn exec_stmt(cx: &mut WriteCx, stmt: &Stmt, frame: &mut Vec<Value>) -> Result<(), RuleError> {
     match stmt {
-        Stmt::Let(slot, expr) => {
-            let value = eval(cx, expr, frame)?;
+        Stmt::Let(slot, expr, roll_name) => {
+            let named = roll_name.filter(|_| cx.events.enabled() && cx.roll_name.is_none());
+            if let Some(name) = named {
+                cx.roll_name = cx.rules.strings.get(name as usize).cloned();
+            }
+            let value = eval(cx, expr, frame);
+            if named.is_some() {
+                cx.roll_name = None;
+            }
+            let value = value?;
             ensure_slot(frame, *slot);
             frame[*slot as usize] = value;
         }

@@ -1797,7 +1797,9 @@ impl Compiler<'_> {
                     return None;
                 }
                 let slot = scope.push(&name, ty, false);
-                Some(Stmt::Let(slot, expr))
+                // Dice rolled for a name are shown under it ("attackers: 6 2 1"), as a named roll's.
+                let roll_name = expr.rolls_dice().then(|| self.strings.insert_full(name.clone(), ()).0 as u16);
+                Some(Stmt::Let(slot, expr, roll_name))
             }
             StmtAst::Assign { place, op, value } => {
                 let (place, place_ty) = self.place(&place, scope)?;

@@ -555,7 +555,9 @@ pub enum AssignMode {
 /// A compiled effect statement.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Stmt {
-    Let(u16, Expr),
+    /// `let name = value`: the slot, the value, and the name (in the string table) when the
+    /// value rolls dice, to show them under.
+    Let(u16, Expr, Option<u16>),
     Assign(Place, AssignMode, Expr),
     /// A function called for its effect; the result is discarded.
     Eval(Expr),
@@ -878,7 +880,7 @@ impl Stmt {
     pub fn extent(&self, formula: &dyn Fn(u16) -> Extent, effect: &dyn Fn(u16) -> Extent) -> Extent {
         let of = |expr: &Expr| expr.extent(formula);
         let inner = match self {
-            Stmt::Let(_, value) | Stmt::Eval(value) => of(value),
+            Stmt::Let(_, value, _) | Stmt::Eval(value) => of(value),
             Stmt::Assign(place, _, value) => place.target().map(of).unwrap_or_default().beside(of(value)),
             Stmt::Proc(proc, args) => {
                 let called = match proc {
@@ -901,7 +903,7 @@ impl Stmt {
 /// Whether a statement of the block (or a block inside it) reads frame slot `slot`.
 pub fn block_uses_slot(block: &Block, slot: u16) -> bool {
     block.iter().any(|stmt| match stmt {
-        Stmt::Let(_, value) | Stmt::Eval(value) => value.uses_slot(slot),
+        Stmt::Let(_, value, _) | Stmt::Eval(value) => value.uses_slot(slot),
         Stmt::Assign(place, _, value) => place.target().is_some_and(|e| e.uses_slot(slot)) || value.uses_slot(slot),
         Stmt::Proc(_, args) => args.iter().any(|arg| arg.uses_slot(slot)),
         Stmt::If(condition, then, otherwise) => {

@@ -500,7 +500,8 @@ pub const STATEMENTS: &[Entry] = &[
         Place::Effects,
         "let name = value",
         "",
-        "Names a value for the statements after it (in the same list and blocks inside).",
+        "Names a value for the statements after it (in the same list and blocks inside). Dice \
+         rolled for it are shown under its name, like a named roll's (`let attackers = highest(4, 6)`).",
         "let moved = from.dice - 1",
     ),
     only(Place::Effects, "end_turn()", "", "Ends the current turn (the remaining phases are skipped).", "end_turn()"),

@@ -146,6 +146,8 @@ test("a sword rolls eight-sided dice; a gom jabbar adds an eight-sided die", fun
   g:force_dice{ 1, 1, 1, 8, 8, 1, 1, 1 }
   h.answer(g, 1, { action = "ambush", mover = h.SHADDAM })
   local rolled = h.events_named(g, "rolled")
+  expect_eq({ rolled[1].roll, rolled[2].roll, rolled[3].roll }, { "attackers", "attackers", "defenders" },
+    "the dice are shown by side")
   expect_eq(rolled[1].sides, 8, "Paul's four dice are eight-sided")
   expect_eq(#rolled[1].faces, 4)
   expect_eq(rolled[2].sides, 8, "and the gom jabbar's one more")
