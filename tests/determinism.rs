@@ -20,7 +20,7 @@ fn play(seed: u64, seats: usize) -> (GameSetup, Vec<(u8, Action)>, meeple_engine
     let mut legal = Vec::new();
     while state.outcome.is_none() {
         engine.legal_actions(&state, &mut legal).unwrap();
-        let seat = state.turn.seat;
+        let seat = state.to_act();
         let action = legal[players[seat as usize].choose(&mut engine, &state, &legal).unwrap()];
         engine.apply(&mut state, &action, &mut events).unwrap();
         history.push((seat, action));
@@ -134,7 +134,7 @@ fn setup_options_are_recorded_and_replayed() {
     let mut player = ai::player("greedy", 1).unwrap();
     let mut history = Vec::new();
     for _ in 0..40 {
-        let seat = state.turn.seat;
+        let seat = state.to_act();
         let action = player.decide(&mut engine, &state).unwrap();
         engine.apply(&mut state, &action, &mut Events::discard()).unwrap();
         history.push((seat, action));

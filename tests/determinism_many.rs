@@ -1,7 +1,8 @@
-//! Determinism at scale: thousands of seeded Dice Wars games and a thousand Dunes of Terror
-//! games between computer players, each played twice on engines that played different games
-//! before (the same actions, the same state hashes at every checkpoint) and replayed from its
-//! seed and actions on a third (the same hashes again); some go through a save file. The same
+//! Determinism at scale: thousands of seeded Dice Wars games, a thousand Dunes of Terror games
+//! and three hundred of Dune 1984 (with answers out of turn) between computer players, each
+//! played twice on engines that played different games before (the same actions, the same
+//! state hashes at every checkpoint) and replayed from its seed and actions on a third (the same
+//! hashes again); some go through a save file. The same
 //! games played in another process — where `HashMap` seeds, Lua string hashes and addresses
 //! all differ — end in the same hashes.
 //!
@@ -65,7 +66,7 @@ fn play(engine: &mut Engine, rules: &Arc<Ruleset>, seed: u64, seats: usize) -> R
         if history.len() >= MAX_ACTIONS {
             return Err(format!("not over after {MAX_ACTIONS} actions"));
         }
-        let seat = state.turn.seat;
+        let seat = state.to_act();
         let action = players[seat as usize].decide(engine, &state).unwrap();
         engine
             .apply(&mut state, &action, &mut events)
@@ -213,6 +214,14 @@ fn dunes_of_terror_games_play_and_replay_the_same() {
     assert!(failures.is_empty(), "{} of {games} games failed:\n{}", failures.len(), failures.join("\n"));
 }
 
+#[test]
+fn dune_1984_games_play_and_replay_the_same() {
+    let games = games_from_env("MEEPLE_DETERMINISM_DUNE", 300);
+    // Three and four houses; ambushes, fights and braces are answered out of turn.
+    let failures = play_many(&load("dune_1984"), 4, games, |seed| 3 + (seed % 2) as usize);
+    assert!(failures.is_empty(), "{} of {games} games failed:\n{}", failures.len(), failures.join("\n"));
+}
+
 /// The environment variable that makes this test binary, started by
 /// [`the_same_games_end_the_same_in_another_process`], print its hashes instead.
 const CHILD: &str = "MEEPLE_DETERMINISM_CHILD";
@@ -220,7 +229,7 @@ const CHILD: &str = "MEEPLE_DETERMINISM_CHILD";
 /// Final hashes of a few games of each mod, one line each.
 fn final_hashes() -> Vec<String> {
     let mut lines = Vec::new();
-    for (id, games, seats) in [("dice_wars", 12u64, 4usize), ("dunes_of_terror", 3, 4)] {
+    for (id, games, seats) in [("dice_wars", 12u64, 4usize), ("dunes_of_terror", 3, 4), ("dune_1984", 4, 4)] {
         let rules = load(id);
         let mut engine = Engine::new(rules.clone()).unwrap();
         for index in 0..games {
