@@ -943,7 +943,7 @@ impl GameScreen {
         }
         for (i, other) in view.seats.iter().enumerate() {
             if i as u8 != viewer && !other.hand.is_empty() {
-                ui.label(RichText::new(format!("{}: {} cards", other.name, other.hand.len())).small());
+                ui.label(RichText::new(format!("{}: {}", other.name, describe::card_count(other.hand.len()))).small());
                 let shown: Vec<String> = known(&other.hand).into_iter().map(|(name, _)| name).collect();
                 if !shown.is_empty() {
                     ui.label(RichText::new(format!("  shown: {}", shown.join(", "))).small());

@@ -228,7 +228,7 @@ fn known_cards(rules: &Ruleset, cards: &[u16]) -> Option<String> {
 }
 
 /// "1 card", "3 cards".
-fn card_count(n: usize) -> String {
+pub fn card_count(n: usize) -> String {
     format!("{n} card{}", if n == 1 { "" } else { "s" })
 }
 
