@@ -72,6 +72,6 @@ test("the preview works the chance of a return out from the dice and the houses 
   g:act{ action = "keep_die" }
   local figures = g:preview{ action = "invest", bet = "I1", amount = 2 }
   -- 4 or 9: 7 of the 36 sums; four rolls before red's stake is lost.
-  expect_near(figures["Chance it pays before your next roll"], 1 - (29 / 36) ^ 4, 1e-9)
+  expect_near(figures["Chance it pays by your next roll"], 1 - (29 / 36) ^ 4, 1e-9)
   expect_eq(figures["Spice back if it pays"], 4)
 end)

@@ -86,7 +86,10 @@ pub fn turn_header(ui: &mut egui::Ui, session: &Session) {
         where_in_game.push_str(&format!(" · computer ({})", session.setup.seats[seat as usize].controller));
     }
     ui.label(where_in_game);
-    if let Some(piece) = state.seat_piece(seat) {
+    // A seat that is one character shows it here; a seat of several lists them in the seats panel.
+    if state.pieces.iter().filter(|p| p.owner == seat).count() == 1
+        && let Some(piece) = state.seat_piece(seat)
+    {
         ui.label(RichText::new(describe::piece(rules, state, piece)).strong());
         for line in piece_lines(rules, state, piece) {
             ui.label(line);

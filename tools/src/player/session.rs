@@ -784,9 +784,17 @@ impl Session {
     fn write_log(&mut self, start: usize) {
         let Session { rules, state, events, log, viewer, .. } = self;
         let mut actor = None;
-        for (turn, event) in &events[start..] {
+        for (i, (turn, event)) in events.iter().enumerate().skip(start) {
             if let Event::Acted { seat, .. } = event {
                 actor = Some(*seat);
+            }
+            // Passing to decline an offer is said by the `declined` line that follows, not as
+            // passing the phase ("End turn").
+            if let Event::Acted { action, .. } = event
+                && action.kind == ActionKind::Pass
+                && matches!(events.get(i + 1), Some((_, Event::Declined { .. })))
+            {
+                continue;
             }
             let Some(seen) = event.seen_by(rules, *viewer) else { continue };
             if let Some(text) = describe::event(rules, state, &seen) {
