@@ -487,7 +487,7 @@ fn people_sharing_a_screen_hand_it_over_when_hands_are_hidden() {
     assert!(!has_label(&harness, "Your hand") && !has_label(&harness, &name));
     click(&mut harness, &format!("I am {second}: show my turn"));
     assert!(!has_label(&harness, &name), "{second} does not see {first}'s card");
-    assert!(has_label(&harness, &format!("{first}: 1 cards")));
+    assert!(has_label(&harness, &format!("{first}: 1 card")));
 }
 
 #[test]
