@@ -76,23 +76,8 @@ fn fire(cx: &mut WriteCx, event: EventKind, seat: u8) -> Result<(), RuleError> {
         if *on != event || cx.state.outcome.is_some() {
             continue;
         }
-        let mut frame = take_frame(cx, trigger.effect.frame, seat);
-        let result = match &trigger.when {
-            Some(when) => {
-                eval::eval_bool(cx, when, &frame).map_err(|e| e.context(cx.rules, &format!("triggers[{i}].when")))
-            }
-            None => Ok(true),
-        }
-        .and_then(|wanted| {
-            if wanted {
-                eval::exec(cx, &trigger.effect.block, &mut frame)
-                    .map_err(|e| e.context(cx.rules, &format!("triggers[{i}].effect")))
-            } else {
-                Ok(())
-            }
-        });
-        cx.frames.push(frame);
-        result?;
+        let frame = take_frame(cx, trigger.effect.frame, seat);
+        run_trigger(cx, i, trigger, frame)?;
     }
     if let Some(hooks) = cx.hooks.as_deref_mut()
         && cx.state.outcome.is_none()

@@ -84,6 +84,14 @@ function helpers.answer(g, seat, record)
   g:act(record)
 end
 
+-- Red's quiet first move: Paul to the spice field D1 by the first die (a 1, with a 3), the
+-- other die left; red is then in its fight-and-buy phase.
+function helpers.red_moves(g)
+  helpers.roll(g, 1, 3)
+  g:act{ action = "move_first", who = helpers.PAUL, to = "D1" }
+  g:act{ action = "keep_die" }
+end
+
 -- Buys the equipment card `card` for the seat to move (after moving) and assigns it to `who`.
 function helpers.arm(g, card, who)
   g:set_deck("equipment", { card })

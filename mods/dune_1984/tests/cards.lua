@@ -2,15 +2,9 @@
 
 local h = helpers
 
-local function red_moves(g)
-  h.roll(g, 1, 3)
-  g:act{ action = "move_first", who = h.PAUL, to = "D1" }
-  g:act{ action = "keep_die" }
-end
-
 test("at most 3 cards and 3 harvesters a turn, 1 spice each", function()
   local g = h.game{ spice = 20 }
-  red_moves(g)
+  h.red_moves(g)
   for _ = 1, 3 do g:act{ action = "buy_kanly" } end
   expect_eq(h.offers(g, "buy_kanly") or h.offers(g, "buy_equipment"), false)
   for _ = 1, 3 do g:act{ action = "buy_harvester" } end
@@ -22,7 +16,7 @@ end)
 
 test("a deck that runs out is out", function()
   local g = h.game{ spice = 20 }
-  red_moves(g)
+  h.red_moves(g)
   g:set_var("kanly_left", 1)
   g:act{ action = "buy_kanly" }
   expect_eq(h.offers(g, "buy_kanly"), false)
@@ -30,7 +24,7 @@ end)
 
 test("equipment is assigned at once to a character that lacks it; a duplicate goes into the hand", function()
   local g = h.game{ spice = 20 }
-  red_moves(g)
+  h.red_moves(g)
   g:set_deck("equipment", { "sword" })
   g:act{ action = "buy_equipment" }
   expect_eq(g:seat_to_act(), 1)
@@ -51,7 +45,7 @@ end)
 
 test("selling back: 1 spice for two cards, two harvesters, or one of each", function()
   local g = h.game()
-  red_moves(g)
+  h.red_moves(g)
   g:set_hand(1, "kanly", { "secret_silo", "hunter_seeker", "harvester_raid" })
   g:set_resource(1, "harvesters", 3)
   g:act{ action = "sell_cards", first = "secret_silo", second = "hunter_seeker" }
@@ -64,13 +58,13 @@ end)
 
 test("one Kanly card a turn, before buying: Secret Silo gives 3 spice", function()
   local g = h.game()
-  red_moves(g)
+  h.red_moves(g)
   g:set_hand(1, "kanly", { "secret_silo", "secret_silo" })
   g:act{ action = "play_silo" }
   expect_eq(g:resource(1, "spice"), 4 + 3)
   expect_eq(h.offers(g, "play_silo"), false, "one Kanly card a turn")
   local g2 = h.game()
-  red_moves(g2)
+  h.red_moves(g2)
   g2:set_hand(1, "kanly", { "secret_silo" })
   g2:act{ action = "buy_harvester" }
   expect_eq(h.offers(g2, "play_silo"), false, "not after buying")
@@ -78,7 +72,7 @@ end)
 
 test("a Hunter-Seeker eliminates its target when a die beats its Guile, bought Guile included", function()
   local g = h.game()
-  red_moves(g)
+  h.red_moves(g)
   g:set_hand(1, "kanly", { "hunter_seeker", "hunter_seeker" })
   g:act{ action = "play_hunter", target = h.IRULAN }
   g:force_dice{ 4 }
@@ -89,7 +83,7 @@ end)
 
 test("a Harvester Raid takes up to 2 harvesters", function()
   local g = h.game()
-  red_moves(g)
+  h.red_moves(g)
   g:set_resource(3, "harvesters", 5)
   g:set_hand(1, "kanly", { "harvester_raid" })
   g:act{ action = "play_raid", victim = 3 }

@@ -132,9 +132,7 @@ end)
 
 test("a sword rolls eight-sided dice; a gom jabbar adds an eight-sided die", function()
   local g = h.game()
-  h.roll(g, 1, 3)
-  g:act{ action = "move_first", who = h.PAUL, to = "D1" }
-  g:act{ action = "keep_die" }
+  h.red_moves(g)
   h.arm(g, "sword", h.PAUL)
   h.arm(g, "gom_jabbar", h.PAUL)
   expect_eq(g:attached(h.PAUL), { "sword", "gom_jabbar" })
@@ -157,9 +155,7 @@ end)
 
 test("the winner takes the fallen's equipment: assigned at once unless a duplicate, else into its hand", function()
   local g = h.game()
-  h.roll(g, 1, 3)
-  g:act{ action = "move_first", who = h.PAUL, to = "D1" }
-  g:act{ action = "keep_die" }
+  h.red_moves(g)
   h.arm(g, "shield", h.PAUL)
   h.arm(g, "stillsuit", h.PAUL)
   g:pass()

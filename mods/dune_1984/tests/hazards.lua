@@ -47,9 +47,7 @@ end)
 
 test("a stillsuit adds 1 Guile against storms and worms in the desert", function()
   local g = h.game()
-  h.roll(g, 1, 3)
-  g:act{ action = "move_first", who = h.PAUL, to = "D1" }
-  g:act{ action = "keep_die" }
+  h.red_moves(g)
   h.arm(g, "stillsuit", h.LETO)
   g:pass()
   g:move_piece(h.SHADDAM, "D1")
@@ -71,11 +69,11 @@ test("a stillsuit adds 1 Guile against storms and worms in the desert", function
   expect_eq(g:alive(h.SHADDAM), true, "Shaddam's Guile is 4")
 end)
 
-test("on another house's turn an ornithopter flies its character out of a storm's way", function()
+-- Red gives Leto an ornithopter; on yellow's turn Shaddam lands in a sand storm on Leto's space
+-- (D8), and red, asked about an ambush, lets him pass.
+local function storm_on_leto_with_ornithopter()
   local g = h.game()
-  h.roll(g, 1, 3)
-  g:act{ action = "move_first", who = h.PAUL, to = "D1" }
-  g:act{ action = "keep_die" }
+  h.red_moves(g)
   h.arm(g, "ornithopter", h.LETO)
   g:pass()
   g:move_piece(h.LETO, "D8")
@@ -83,6 +81,11 @@ test("on another house's turn an ornithopter flies its character out of a storm'
   h.roll(g, 2, 6)
   g:act{ action = "move_first", who = h.SHADDAM, to = "D8" }
   g:act{ seat = 1, action = "pass" }            -- no ambush
+  return g
+end
+
+test("on another house's turn an ornithopter flies its character out of a storm's way", function()
+  local g = storm_on_leto_with_ornithopter()
   expect_eq(g:seat_to_act(), 1, "red may fly Leto away")
   g:force_dice{ 3 }
   g:act{ seat = 1, action = "escape", victim = h.LETO, threat = 1, to = "D0" }
@@ -92,17 +95,7 @@ test("on another house's turn an ornithopter flies its character out of a storm'
 end)
 
 test("declining to fly away leaves the character to brace", function()
-  local g = h.game()
-  h.roll(g, 1, 3)
-  g:act{ action = "move_first", who = h.PAUL, to = "D1" }
-  g:act{ action = "keep_die" }
-  h.arm(g, "ornithopter", h.LETO)
-  g:pass()
-  g:move_piece(h.LETO, "D8")
-  g:move_piece(h.SHADDAM, "D6")
-  h.roll(g, 2, 6)
-  g:act{ action = "move_first", who = h.SHADDAM, to = "D8" }
-  g:act{ seat = 1, action = "pass" }            -- no ambush
+  local g = storm_on_leto_with_ornithopter()
   g:act{ seat = 1, action = "pass" }            -- no flight
   -- The lander's answer was asked first; red's comes after it.
   g:force_dice{ 1, 1 }

@@ -6,9 +6,7 @@ local h = helpers
 
 -- Red moves Paul to the spice field D1 (4 spice then), invests, and passes.
 local function red_invests(g, bet, amount)
-  h.roll(g, 1, 3)
-  g:act{ action = "move_first", who = h.PAUL, to = "D1" }
-  g:act{ action = "keep_die" }
+  h.red_moves(g)
   g:act{ action = "invest", bet = bet, amount = amount }
   -- A house left with nothing to do ends its turn by itself.
   if g:current_seat() == 1 then g:pass() end
@@ -56,9 +54,7 @@ end)
 
 test("a house invests only on its own three spaces, and after investing buys nothing more", function()
   local g = h.game()
-  h.roll(g, 1, 3)
-  g:act{ action = "move_first", who = h.PAUL, to = "D1" }
-  g:act{ action = "keep_die" }
+  h.red_moves(g)
   h.refused(g, { action = "invest", bet = "I3", amount = 1 })
   g:act{ action = "invest", bet = "I2", amount = 1 }
   expect_eq(h.offers(g, "buy_harvester"), false)
@@ -67,9 +63,7 @@ end)
 
 test("the preview works the chance of a return out from the dice and the houses playing", function()
   local g = h.game()
-  h.roll(g, 1, 3)
-  g:act{ action = "move_first", who = h.PAUL, to = "D1" }
-  g:act{ action = "keep_die" }
+  h.red_moves(g)
   local figures = g:preview{ action = "invest", bet = "I1", amount = 2 }
   -- 4 or 9: 7 of the 36 sums; four rolls before red's stake is lost.
   expect_near(figures["Chance it pays by your next roll"], 1 - (29 / 36) ^ 4, 1e-9)

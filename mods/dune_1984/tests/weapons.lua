@@ -4,9 +4,7 @@ local h = helpers
 
 -- Red moves Paul to the spice field D1 and arms him with each card named.
 local function red_arms_paul(g, cards)
-  h.roll(g, 1, 3)
-  g:act{ action = "move_first", who = h.PAUL, to = "D1" }
-  g:act{ action = "keep_die" }
+  h.red_moves(g)
   for _, card in ipairs(cards) do h.arm(g, card, h.PAUL) end
   -- As on red's next turn, before fighting: buying came after the fight.
   g:set_var("stage", 0)

@@ -93,7 +93,7 @@ pub fn piece(rules: &Ruleset, state: &GameState, piece: u32) -> String {
     if (p.space as usize) < state.owners.len() { format!("{who} at {}", space(state, p.space)) } else { who }
 }
 
-/// A piece by its owner and kind ("Red's Paul Atreides"), or by its owner alone when the seat
+/// A piece by its owner and kind ("Seat 2's archer"), or by its owner alone when the seat
 /// ever had just this one piece (a character that is its seat), without where it stands.
 pub fn piece_name(rules: &Ruleset, state: &GameState, piece: u32) -> String {
     let Some(p) = state.pieces.get(piece as usize) else { return format!("piece {}", piece + 1) };
