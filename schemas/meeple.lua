@@ -121,6 +121,31 @@ function game.terrain(space) end
 ---@return integer[] spaces # the neighbouring spaces
 function game.neighbors(space) end
 
+---Whether sight passes between two spaces: the rules language's `line_of_sight(a, b)` (blocking terrain and walls, heights). False on boards without cells.
+---@param from meeple.Space # one end
+---@param to meeple.Space # the other end
+---@return boolean sees # whether the line between them is clear
+function game.line_of_sight(from, to) end
+
+---The squares one step beyond `to`, straight away from `from`, on a square grid: the one next along a row, column or diagonal through both, else the two around the line (see the rules language's `beyond`). Squares off the board are left out; walls, terrain and pieces are not weighed.
+---
+---```lua
+---local onto = game.beyond(attacker_space, target_space)
+---if #onto == 1 and not game.wall(target_space, onto[1]) and #game.pieces(onto[1]) == 0 then
+---  game.move_piece(target, onto[1])
+---end
+---```
+---@param from meeple.Space # where the push comes from
+---@param to meeple.Space # the square pushed from
+---@return integer[] spaces # none, one or two squares
+function game.beyond(from, to) end
+
+---The wall standing between two neighbouring spaces, by its terrain.
+---@param a meeple.Space # one space
+---@param b meeple.Space # its neighbour
+---@return string? terrain # the wall's terrain id, or nil when no wall stands there (or they are not neighbours)
+function game.wall(a, b) end
+
 ---The number of steps between two spaces.
 ---@param from meeple.Space # where to start
 ---@param to meeple.Space # where to arrive

@@ -163,6 +163,99 @@ fn walls_at_a_corner() {
     );
 }
 
+/// Heights: a tower (height 2, blocks sight) in the middle of the floor, a short wall (height 1)
+/// on its near side and one on the floor, a stone wall (no height: blocks everything).
+///
+/// ```text
+///      A B C D E F G
+///   0  . . . . . . .
+///   1  . . . . . . .        short wall between D01 and D02
+///   2  . . T T T . .
+///   3  . . T T T . .
+///   4  . . T T T .|.        stone wall between F04 and G04
+///   5  . . . . . .:.        short wall between F05 and G05
+/// ```
+#[test]
+fn heights_a_tower_and_short_walls() {
+    let board = "kind = \"square\"\ncolumns = 7\nrows = 6\nlayout = [\".......\", \".......\", \"..TTT..\", \"..TTT..\", \"..TTT..\", \".......\"]\n\
+                 legend = { \".\" = \"grass\", \"T\" = \"tower\" }\n\
+                 walls = [{ between = [\"D01\", \"D02\"], kind = \"short\" }, { between = [\"F04\", \"G04\"], kind = \"stone\" }, \
+                 { between = [\"F05\", \"G05\"], kind = \"short\" }]";
+    let data = format!(
+        "[board]\n{board}\n\n[terrain.grass]\n[terrain.tower]\nblocks_sight = true\nheight = 2\n[terrain.short]\nblocks_sight = true\nheight = 1\n\
+         [terrain.stone]\nblocks_sight = true\n\n\
+         [actions.spot]\nlabel = \"Spot\"\nparams = [\n  {{ name = \"from\", kind = \"space\" }},\n  \
+         {{ name = \"to\", kind = \"space\", where = \"line_of_sight(from, to)\" }},\n]\n\n\
+         [actions.look_down]\nlabel = \"Look down\"\nparams = [\n  {{ name = \"from\", kind = \"space\" }},\n  \
+         {{ name = \"to\", kind = \"space\", where = \"from.terrain.height > to.terrain.height\" }},\n]\n\n\
+         [end]\nwin = \"seat.number == 99\"\n"
+    );
+    let manifest = manifest("heights");
+    let folder = write_mod("heights", &[("mod.toml", manifest.as_bytes()), ("data.toml", data.as_bytes())]);
+    let loaded = load_mod(&folder);
+    std::fs::remove_dir_all(&folder).ok();
+    let rules = match loaded {
+        Ok(loaded) => loaded.ruleset,
+        Err(problems) => panic!("{}", problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n")),
+    };
+    let (mut engine, state, _) = new_game(&rules, 1, 2);
+    let label = |space: i64| state.board.space(space as u32).label.clone();
+    let pairs_of = |rule: usize, actions: &[meeple_engine::game::Action]| -> BTreeSet<(String, String)> {
+        actions
+            .iter()
+            .filter(|action| matches!(action.kind, ActionKind::Rule(r) if r as usize == rule))
+            .map(|action| (label(action.args[0]), label(action.args[1])))
+            .collect()
+    };
+    let listed = legal(&mut engine, &state);
+    let seen = pairs_of(0, &listed);
+    assert_cases(
+        &seen,
+        &[
+            (
+                "D00",
+                "D02",
+                true,
+                "from the floor over a short wall onto the tower's near edge, which is higher than the wall",
+            ),
+            ("D02", "D00", true, "the same line from the tower"),
+            (
+                "D00",
+                "D03",
+                false,
+                "the tower's centre: the near edge rises above the floor and is as high as the centre",
+            ),
+            ("D00", "D04", false, "the tower's far edge: the near edge hides it"),
+            ("D02", "D04", true, "along the tower's top: its squares are no higher than both ends"),
+            ("B03", "F03", false, "floor to floor across the tower"),
+            ("C02", "A02", true, "from the tower's edge down to the floor"),
+            ("C02", "G02", false, "from one edge through the tower to the floor beyond"),
+            ("E05", "G05", false, "floor to floor across a short wall"),
+            ("E04", "G05", true, "the tower sees over the short wall on the floor"),
+            ("E04", "G04", false, "a wall without a height blocks even from the tower"),
+            ("E03", "G03", true, "the tower's edge sees the floor beside it"),
+        ],
+    );
+    let one_way: Vec<_> = seen.iter().filter(|(a, b)| !seen.contains(&(b.clone(), a.clone()))).collect();
+    assert!(one_way.is_empty(), "seen one way only: {one_way:?}");
+    let higher = pairs_of(1, &listed);
+    assert!(higher.contains(&("D02".into(), "D00".into())) && !higher.contains(&("D00".into(), "D02".into())));
+    assert!(!higher.contains(&("D02".into(), "D03".into())), "the tower's squares are level with each other");
+}
+
+/// `height` is the terrain's own key: a stat of that name is refused where it is written.
+#[test]
+fn a_terrain_stat_named_height_is_refused() {
+    let data = "[board]\nkind = \"square\"\ncolumns = 2\nrows = 1\nterrain = \"hill\"\n\n[terrain.hill]\nstats = { height = 3 }\n\n\
+                [actions.spot]\nlabel = \"Spot\"\nparams = [{ name = \"from\", kind = \"space\" }]\n\n[end]\nwin = \"seat.number == 99\"\n";
+    let manifest = manifest("stat_height");
+    let folder = write_mod("stat_height", &[("mod.toml", manifest.as_bytes()), ("data.toml", data.as_bytes())]);
+    let found: Vec<String> = problems(&folder).iter().map(|p| p.to_string()).collect();
+    std::fs::remove_dir_all(&folder).ok();
+    let text = found.join("\n");
+    assert!(text.contains("data.toml:8:20") && text.contains("`height` is the terrain's own key"), "{text}");
+}
+
 #[test]
 fn a_board_without_cells_refuses_line_of_sight_where_it_is_written() {
     let data = common::MINIMAL_DATA.replace(

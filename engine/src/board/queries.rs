@@ -643,6 +643,57 @@ impl Board {
         Some(clear(1) || clear(-1))
     }
 
+    /// The squares one step beyond `to`, going straight away from `from`, on a square grid:
+    /// what a piece knocked back by a blow from `from` moves onto. When `from` and `to` lie on a
+    /// line the grid can step along (a row, a column, or on eight-neighbour grids a diagonal),
+    /// the one square next along it; otherwise the two squares around that line — the
+    /// neighbouring steps nearest the line's direction on either side of it. Only squares on the
+    /// board and linked to `to` are given (a hole, the board's edge or a missing link leaves a
+    /// side out); walls, terrain and pieces are the rules' to weigh. Empty when `from == to`;
+    /// `None` on boards that are not square grids and for ids not on the board.
+    pub fn beyond(&self, from: SpaceId, to: SpaceId) -> Option<Vec<SpaceId>> {
+        let Topology::Square { diagonals, .. } = self.topology else { return None };
+        let (start, end) = (self.get_space(from)?, self.get_space(to)?);
+        let direction = (i64::from(end.col) - i64::from(start.col), i64::from(end.row) - i64::from(start.row));
+        if direction == (0, 0) {
+            return Some(Vec::new());
+        }
+        const SIDE_STEPS: [(i64, i64); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
+        const CORNER_STEPS: [(i64, i64); 4] = [(1, 1), (-1, 1), (-1, -1), (1, -1)];
+        let steps = SIDE_STEPS.iter().chain(if diagonals { &CORNER_STEPS[..] } else { &[] });
+        // Per side of the line (the sign of the cross product), the step nearest the direction:
+        // the largest cosine, dot / |step|, compared exactly as dot² · |other|² (dots are > 0).
+        let mut nearest: [Option<(i64, i64)>; 2] = [None, None];
+        for &(dx, dy) in steps {
+            let dot = dx * direction.0 + dy * direction.1;
+            let cross = dx * direction.1 - dy * direction.0;
+            if dot <= 0 {
+                continue;
+            }
+            if cross == 0 {
+                return Some(self.step_from(to, (dx, dy)).into_iter().collect());
+            }
+            let length_squared = dx * dx + dy * dy;
+            let side = &mut nearest[usize::from(cross > 0)];
+            let better = side.is_none_or(|(bx, by)| {
+                let best_dot = bx * direction.0 + by * direction.1;
+                dot * dot * (bx * bx + by * by) > best_dot * best_dot * length_squared
+            });
+            if better {
+                *side = Some((dx, dy));
+            }
+        }
+        Some(nearest.iter().flatten().filter_map(|&step| self.step_from(to, step)).collect())
+    }
+
+    /// The space one lattice step from `space`, when it is on the board and linked to it.
+    fn step_from(&self, space: SpaceId, (dx, dy): (i64, i64)) -> Option<SpaceId> {
+        let at = self.get_space(space)?;
+        let (col, row) = (i64::from(at.col) + dx, i64::from(at.row) + dy);
+        let next = self.space_at(i32::try_from(col).ok()?, i32::try_from(row).ok()?)?;
+        self.edge_between(space, next).map(|_| next)
+    }
+
     /// The shape of the board's cells; `None` for boards without a lattice.
     fn cell_geometry(&self) -> Option<CellGeometry> {
         match self.topology {

@@ -236,6 +236,15 @@ pub struct TerrainDef {
     /// Nothing else reads it (movement does not: see `passable`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub blocks_sight: bool,
+    /// The level a space of this terrain stands at, for line of sight (a tower, a ridge): 0
+    /// when absent. A `blocks_sight` terrain with a height hides only what it rises above: it
+    /// blocks a line when it is at least as high as the higher end and higher than the lower
+    /// one, so a tower's top sees over a short wall beside it and along the tower, and a
+    /// viewer below sees the tower's near edge but nothing past it. A `blocks_sight` terrain
+    /// without a height blocks every line. Read in expressions as `space.terrain.height`
+    /// (higher ground: `from.terrain.height > to.terrain.height`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub height: Option<i64>,
     /// Named numbers of this terrain, read in expressions through a space's terrain:
     /// `space.terrain.cover` (0 for a terrain that does not give the number).
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]

@@ -828,6 +828,15 @@ fn call<E: Env>(env: &mut E, func: Func, args: &[Expr], frame: &[Value]) -> Resu
                 _ => false,
             })
         }
+        Func::Beyond => {
+            let (from, to, onto) = (arg(env, 0)?.as_space(), arg(env, 1)?.as_space(), arg(env, 2)?.as_space());
+            Value::Bool(match (from, to, onto) {
+                (Some(from), Some(to), Some(onto)) => {
+                    env.state().board.beyond(from, to).is_some_and(|spaces| spaces.contains(&onto))
+                }
+                _ => false,
+            })
+        }
         Func::SpaceByLabel(index) => {
             let label = env.state().board.find(env.rules().strings.get(index as usize).map_or("", String::as_str));
             label.map_or(Value::Nil, Value::Space)
@@ -994,7 +1003,22 @@ pub(crate) fn walk_cost(rules: &Ruleset, state: &GameState, scratch: &mut Scratc
 /// wall whose terrain has `blocks_sight`; false where the board cannot say (the compiler refuses
 /// `line_of_sight` on boards without cells).
 pub(crate) fn line_of_sight(rules: &Ruleset, state: &GameState, scratch: &mut Scratch, a: u32, b: u32) -> bool {
-    let blocks = |terrain: u16| rules.terrain.get(terrain as usize).is_some_and(|info| info.blocks_sight);
+    let level = |space: u32| {
+        state
+            .board
+            .get_space(space)
+            .and_then(|space| rules.terrain.get(space.terrain as usize))
+            .and_then(|info| info.height)
+            .unwrap_or(0)
+    };
+    let (low, high) = (level(a).min(level(b)), level(a).max(level(b)));
+    // An obstacle with a height hides only what it rises above (see `TerrainDef::height`).
+    let blocks = |terrain: u16| {
+        rules
+            .terrain
+            .get(terrain as usize)
+            .is_some_and(|info| info.blocks_sight && info.height.is_none_or(|height| height >= high && height > low))
+    };
     state.board.line_of_sight_with(a, b, blocks, scratch).unwrap_or(false)
 }
 

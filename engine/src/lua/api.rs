@@ -267,6 +267,26 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
         let list: Vec<i64> = c.state.board.neighbors(space).iter().map(|(n, _)| i64::from(*n) + 1).collect();
         one(lua, list)
     }));
+    api!("line_of_sight", |lua, a| with(lua, |c| {
+        let from = space_arg(c, &arg(&a, 0), "line_of_sight")?;
+        let to = space_arg(c, &arg(&a, 1), "line_of_sight")?;
+        let mut scratch = crate::board::Scratch::default();
+        one(lua, crate::game::eval::line_of_sight(&c.rules, &c.state, &mut scratch, from, to))
+    }));
+    api!("beyond", |lua, a| with(lua, |c| {
+        let from = space_arg(c, &arg(&a, 0), "beyond")?;
+        let to = space_arg(c, &arg(&a, 1), "beyond")?;
+        let Some(spaces) = c.state.board.beyond(from, to) else {
+            return err("game.beyond: the board is not a square grid, where a step straight on is defined");
+        };
+        one(lua, spaces.into_iter().map(|s| i64::from(s) + 1).collect::<Vec<i64>>())
+    }));
+    api!("wall", |lua, a| with(lua, |c| {
+        let (p, q) = (space_arg(c, &arg(&a, 0), "wall")?, space_arg(c, &arg(&a, 1), "wall")?);
+        let board = &c.state.board;
+        let wall = board.edge_between(p, q).and_then(|edge| board.edge(edge).wall);
+        one(lua, wall.and_then(|terrain| c.rules.terrain.get(terrain as usize)).map(|t| t.id.clone()))
+    }));
     api!("distance", |lua, a| with(lua, |c| {
         let from = space_arg(c, &arg(&a, 0), "distance")?;
         let to = space_arg(c, &arg(&a, 1), "distance")?;

@@ -313,6 +313,31 @@ const GAME: ApiTable = ApiTable {
             .returns(&[r("integer[]", "spaces", "the neighbouring spaces")])
             .example("for _, n in ipairs(game.neighbors(space)) do\n  if game.owner(n) == seat then friends = friends + 1 end\nend")
             .group(READ),
+        func(
+            "line_of_sight",
+            "Whether sight passes between two spaces: the rules language's `line_of_sight(a, b)` (blocking \
+             terrain and walls, heights). False on boards without cells.",
+        )
+        .params(&[p("from", "meeple.Space", "one end"), p("to", "meeple.Space", "the other end")])
+        .returns(&[r("boolean", "sees", "whether the line between them is clear")])
+        .group(READ),
+        func(
+            "beyond",
+            "The squares one step beyond `to`, straight away from `from`, on a square grid: the one next along a \
+             row, column or diagonal through both, else the two around the line (see the rules language's \
+             `beyond`). Squares off the board are left out; walls, terrain and pieces are not weighed.",
+        )
+        .params(&[p("from", "meeple.Space", "where the push comes from"), p("to", "meeple.Space", "the square pushed from")])
+        .returns(&[r("integer[]", "spaces", "none, one or two squares")])
+        .example(
+            "local onto = game.beyond(attacker_space, target_space)\nif #onto == 1 and not game.wall(target_space, onto[1]) \
+             and #game.pieces(onto[1]) == 0 then\n  game.move_piece(target, onto[1])\nend",
+        )
+        .group(READ),
+        func("wall", "The wall standing between two neighbouring spaces, by its terrain.")
+            .params(&[p("a", "meeple.Space", "one space"), p("b", "meeple.Space", "its neighbour")])
+            .returns(&[r("string?", "terrain", "the wall's terrain id, or nil when no wall stands there (or they are not neighbours)")])
+            .group(READ),
         func("distance", "The number of steps between two spaces.")
             .params(&[p("from", "meeple.Space", "where to start"), p("to", "meeple.Space", "where to arrive")])
             .returns(&[r("integer?", "steps", "the distance, or nil when `to` cannot be reached")])

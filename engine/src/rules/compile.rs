@@ -132,6 +132,8 @@ struct Names {
     /// The kind of a board without cells (`rings`, `graph`), where `line_of_sight` cannot be
     /// drawn; `None` for grids and territory maps.
     board_without_cells: Option<&'static str>,
+    /// The kind of the board when it is not a square grid, where `beyond` cannot be asked.
+    board_not_square: Option<&'static str>,
     /// The named formulas and effect blocks (`[formulas]`, `[effects]`).
     formulas: Vec<String>,
     effects: Vec<String>,
@@ -160,7 +162,14 @@ impl Names {
             items: data.items.keys().cloned().collect(),
             item_stats: first_appearances(data.items.values().flat_map(|i| i.stats.keys())),
             item_slots: first_appearances(data.items.values().filter_map(|i| i.slot.as_ref())),
-            terrain_stats: first_appearances(data.terrain.values().flat_map(|t| t.stats.keys())),
+            terrain_stats: {
+                // A terrain's `height` is read as `terrain.height`, beside its stats.
+                let mut names = first_appearances(data.terrain.values().flat_map(|t| t.stats.keys()));
+                if data.terrain.values().any(|t| t.height.is_some()) && !names.iter().any(|n| n == TERRAIN_HEIGHT) {
+                    names.push(TERRAIN_HEIGHT.to_string());
+                }
+                names
+            },
             tags: first_appearances(
                 data.terrain
                     .values()
@@ -180,6 +189,13 @@ impl Names {
                 crate::board::BoardSpec::Rings(_) => Some("rings"),
                 crate::board::BoardSpec::Graph(_) => Some("graph"),
                 _ => None,
+            },
+            board_not_square: match data.board {
+                crate::board::BoardSpec::Square(_) => None,
+                crate::board::BoardSpec::Offset(_) => Some("offset"),
+                crate::board::BoardSpec::Territories(_) => Some("territories"),
+                crate::board::BoardSpec::Rings(_) => Some("rings"),
+                crate::board::BoardSpec::Graph(_) => Some("graph"),
             },
             formulas: data.formulas.keys().cloned().collect(),
             effects: data.effects.keys().cloned().collect(),
@@ -202,6 +218,9 @@ fn static_space_labels(data: &ModData) -> Option<Vec<String>> {
 }
 
 /// Distinct names in the order they first appear.
+/// The name a terrain's `height` is read by in expressions (`space.terrain.height`).
+const TERRAIN_HEIGHT: &str = "height";
+
 fn first_appearances<'a>(names: impl Iterator<Item = &'a String>) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for name in names {
@@ -637,12 +656,30 @@ impl Compiler<'_> {
             .map(|(id, def)| {
                 for name in def.stats.keys() {
                     self.key(id, |c| c.key("stats", |c| c.key(name, |c| check_field_name(c, name))));
+                    if name == TERRAIN_HEIGHT {
+                        self.key(id, |c| {
+                            c.key("stats", |c| {
+                                c.key(name, |c| {
+                                    c.problem(
+                                        None,
+                                        "`height` is the terrain's own key, which line of sight reads: write \
+                                         `height = …` beside `blocks_sight`, not among the stats"
+                                            .to_string(),
+                                        None,
+                                    )
+                                })
+                            })
+                        });
+                    }
                 }
                 let mut stats = vec![0; self.names.terrain_stats.len()];
                 for (name, value) in &def.stats {
                     if let Some(i) = index_of(&self.names.terrain_stats, name) {
                         stats[i as usize] = *value;
                     }
+                }
+                if let (Some(height), Some(i)) = (def.height, index_of(&self.names.terrain_stats, TERRAIN_HEIGHT)) {
+                    stats[i as usize] = height;
                 }
                 TerrainInfo {
                     id: id.clone(),
@@ -651,6 +688,7 @@ impl Compiler<'_> {
                     passable: def.passable,
                     move_cost: def.move_cost,
                     blocks_sight: def.blocks_sight,
+                    height: def.height,
                     stats,
                     tags: self.tag_indexes(&def.tags),
                 }
@@ -2690,6 +2728,25 @@ impl Compiler<'_> {
                 let (a, _) = self.expect_type(&args[0], scope, Type::Space)?;
                 let (b, _) = self.expect_type(&args[1], scope, Type::Space)?;
                 Some((Expr::Call(Func::LineOfSight, vec![a, b]), Type::Bool))
+            }
+            "beyond" => {
+                if !arity(self, 3) {
+                    return None;
+                }
+                if let Some(kind) = self.names.board_not_square {
+                    self.problem(
+                        Some(name_span),
+                        format!(
+                            "`beyond` needs a square grid, where a step straight on is defined; this board is a {kind} board"
+                        ),
+                        None,
+                    );
+                    return None;
+                }
+                let (from, _) = self.expect_type(&args[0], scope, Type::Space)?;
+                let (to, _) = self.expect_type(&args[1], scope, Type::Space)?;
+                let (onto, _) = self.expect_type(&args[2], scope, Type::Space)?;
+                Some((Expr::Call(Func::Beyond, vec![from, to, onto]), Type::Bool))
             }
             "holding" => {
                 if !arity(self, 2) {

@@ -453,6 +453,9 @@ pub enum Func {
     /// Whether the straight line between two spaces' centres crosses no space or wall whose
     /// terrain `blocks_sight` (see [`crate::board::Board::line_of_sight`]).
     LineOfSight,
+    /// Whether the third space is one step beyond the second, straight away from the first
+    /// (see [`crate::board::Board::beyond`]).
+    Beyond,
     /// Seats still playing (neither eliminated nor gone).
     ActiveSeats,
     /// Seats the game started with.

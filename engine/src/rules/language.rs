@@ -302,11 +302,27 @@ pub const FUNCTIONS: &[Entry] = &[
          line crosses the inside of its cell (every such cell, not one per column). A line exactly \
          through a corner, or along the side between two hexagons, is shifted a hair to either \
          side and sight passes if either shifted line is clear: two blocking cells that only touch \
-         the line block it together, one alone does not. `a` and `b` never block; a space sees \
+         the line block it together, one alone does not. A blocking terrain with a `height` \
+         blocks only a line it is at least as high as both ends and higher than one of them (the \
+         ends stand at their terrains' heights, 0 when none is given): a tower's top sees over \
+         lower walls and along itself, the floor sees a tower's near edge and nothing past it. \
+         `a` and `b` never block; a space sees \
          itself, and grid spaces sharing a side see each other unless a wall stands on it. Square \
          and offset grids and territory maps (seen from a cell near the middle of each \
          territory); on rings and graphs it is an error at load. The rules, with pictures: [line of sight](how-a-game-runs.md#line-of-sight).",
         "line_of_sight(from, to)",
+    ),
+    entry(
+        "beyond(from, to, space)",
+        "yes/no",
+        "Whether `space` is one step beyond `to`, going straight away from `from`: what a piece on \
+         `to` knocked back by a blow from `from` may move onto. On a row, a column or (with eight \
+         neighbours) a diagonal through both, the one square next along the line; otherwise \
+         either of the two squares around the line (the steps nearest its direction, one on each \
+         side). Squares off the board or not linked to `to` are never beyond; walls, terrain and \
+         pieces are not weighed (ask `pieces_at`, or `game.wall` in Lua). Square grids only: on \
+         other boards it is an error at load. Lua: `game.beyond(from, to)` lists them.",
+        "beyond(from, to, who.space)",
     ),
     entry("pieces_at(space)", "number", "How many pieces stand on the space.", "pieces_at(to) == 0"),
     entry(

@@ -49,6 +49,9 @@ pub struct TerrainInfo {
     pub passable: bool,
     pub move_cost: u32,
     pub blocks_sight: bool,
+    /// The terrain's `height` for line of sight; `None` where the mod gives none (level 0, and
+    /// a blocking terrain without one blocks every line).
+    pub height: Option<i64>,
     /// Values of [`Ruleset::terrain_stats`], by index (0 where the terrain gives none).
     pub stats: Vec<i64>,
     /// Indexes into [`Ruleset::tags`].
