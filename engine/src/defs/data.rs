@@ -555,6 +555,21 @@ pub struct ActionDef {
     /// goes on when nobody calls an ambush, a chain of rounds when a choice is left unused.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub on_decline: Vec<Stmt>,
+    /// For a response: `true` makes the answer a sealed, simultaneous choice. The answer (what
+    /// was chosen, or passing) is kept sealed and nothing of it runs; no other seat sees it, nor
+    /// even whether it was a pass — only that the seat has answered — and their computer players
+    /// read the offer as still waiting. When no sealed offer is left waiting, every sealed
+    /// answer is opened at once and run in the order the offers were made. Rock, paper,
+    /// scissors; the cards both sides of a fight commit face down. See
+    /// [How a game runs](how-a-game-runs.md#sealed-choices).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sealed: bool,
+    /// For a response: `true` offers it again to the same seat each time it is taken, until the
+    /// seat passes — a stack of cards committed one by one. A card chosen in an earlier answer
+    /// of a sealed, repeated offer is held back from the later ones (it is still in the hand
+    /// until the answers are opened).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub repeat: bool,
     /// The label of cancelling the action after its roll (with `after_roll`), e.g. "Cancel move".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cancel_label: Option<String>,

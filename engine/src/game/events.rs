@@ -28,6 +28,21 @@ pub enum Event {
         seat: u8,
         action: Action,
     },
+    /// A seat answered a sealed offer (`sealed = true`): its answer is kept unopened. The
+    /// others see that it answered, not what (`answer` is `None` in their view), nor whether it
+    /// passed; of a repeated offer they see only the closing answer (`done`), so not how many
+    /// answers came before it.
+    Sealed {
+        seat: u8,
+        action: u16,
+        answer: Option<Action>,
+        done: bool,
+    },
+    /// No sealed offer waits any more: the sealed answers, this many, are opened; each is then
+    /// acted (`Acted`) in the order the offers were made.
+    Opened {
+        answers: u32,
+    },
     /// Dice were rolled; `roll` names the action's roll when it is one.
     Rolled {
         roll: Option<String>,

@@ -44,8 +44,35 @@ pub(crate) fn hand_choices(rules: &Ruleset, state: &GameState, holder: u8, deck:
         .map(|position| hand.hand[position].1)
         .collect();
     cards.sort_unstable();
+    // Cards the holder chose in the sealed answers it is still giving stay in its hand until
+    // they are opened, but each copy is spent once.
+    for card in sealed_cards(rules, state, holder) {
+        if let Some(position) = cards.iter().position(|&c| c == card) {
+            cards.remove(position);
+        }
+    }
     cards.dedup();
     cards
+}
+
+/// The cards `holder` named in the answers of the sealed offer it is still answering (a
+/// repeated one: a stack committed card by card).
+fn sealed_cards(rules: &Ruleset, state: &GameState, holder: u8) -> Vec<u16> {
+    let Some(open) = state.turn.sealed.last().filter(|entry| !entry.done && entry.offer.seat == holder) else {
+        return Vec::new();
+    };
+    let Some(rule) = rules.actions.get(open.offer.action as usize) else { return Vec::new() };
+    open.answers
+        .iter()
+        .filter(|answer| matches!(answer.kind, ActionKind::Rule(_)))
+        .flat_map(|answer| {
+            rule.params
+                .iter()
+                .zip(answer.args)
+                .filter(|(param, _)| param.kind == crate::defs::ParamKind::Card)
+                .filter_map(|(_, arg)| u16::try_from(arg).ok())
+        })
+        .collect()
 }
 
 pub(crate) fn value_arg(value: Value) -> i64 {

@@ -349,6 +349,7 @@ impl Engine {
                 used: vec![0; rules.budget_names.len()],
                 pending: None,
                 offers: Vec::new(),
+                sealed: Vec::new(),
             },
             outcome: None,
             script_data: Default::default(),
@@ -531,10 +532,17 @@ impl Engine {
         action: &Action,
         events: &mut Events,
     ) -> Result<(), RuleError> {
-        events.push_with(|| Event::Acted { seat, action: *action });
-        if !state.turn.offers.is_empty() && action.kind != ActionKind::Leave {
+        if let Some(offer) = state.turn.offers.first()
+            && action.kind != ActionKind::Leave
+        {
+            // A sealed answer is announced without what it is (`Event::Sealed`), and acted
+            // when it is opened.
+            if !self.rules.actions[offer.action as usize].sealed {
+                events.push_with(|| Event::Acted { seat, action: *action });
+            }
             return self.answer_offer(state, seat, action, events);
         }
+        events.push_with(|| Event::Acted { seat, action: *action });
         match action.kind {
             ActionKind::Pass => self.with_cx(state, events, |cx| flow::end_phase(cx)),
             ActionKind::Leave => self.with_cx(state, events, |cx| {
@@ -603,6 +611,76 @@ impl Engine {
         events: &mut Events,
     ) -> Result<(), RuleError> {
         let offer = state.turn.offers.remove(0);
+        let rule = &self.rules.actions[offer.action as usize];
+        let again = rule.repeat && matches!(action.kind, ActionKind::Rule(_));
+        if rule.sealed {
+            return self.seal_answer(state, seat, offer, action, again, events);
+        }
+        self.run_answer(state, seat, &offer, action, events)?;
+        if again {
+            state.turn.offers.insert(0, offer);
+        }
+        Ok(())
+    }
+
+    /// Keeps a sealed answer unopened; once no sealed offer waits, opens every sealed answer
+    /// and runs them in the order the offers were made.
+    fn seal_answer(
+        &mut self,
+        state: &mut GameState,
+        seat: u8,
+        offer: state::Offer,
+        action: &Action,
+        again: bool,
+        events: &mut Events,
+    ) -> Result<(), RuleError> {
+        events.push_with(|| Event::Sealed { seat, action: offer.action, answer: Some(*action), done: !again });
+        match state.turn.sealed.last_mut() {
+            Some(open) if !open.done && open.offer == offer => {
+                open.answers.push(*action);
+                open.done = !again;
+            }
+            _ => state.turn.sealed.push(state::SealedAnswers {
+                offer: offer.clone(),
+                answers: vec![*action],
+                done: !again,
+            }),
+        }
+        if again {
+            state.turn.offers.insert(0, offer);
+            return Ok(());
+        }
+        self.open_sealed(state, events)
+    }
+
+    /// Once no sealed offer waits (all answered, or their seats gone), opens every sealed answer
+    /// and runs them in the order the offers were made.
+    fn open_sealed(&mut self, state: &mut GameState, events: &mut Events) -> Result<(), RuleError> {
+        if state.turn.sealed.is_empty()
+            || state.turn.offers.iter().any(|waiting| self.rules.actions[waiting.action as usize].sealed)
+        {
+            return Ok(());
+        }
+        let opened = std::mem::take(&mut state.turn.sealed);
+        events.push_with(|| Event::Opened { answers: opened.iter().map(|entry| entry.answers.len() as u32).sum() });
+        for entry in opened {
+            for answer in &entry.answers {
+                events.push_with(|| Event::Acted { seat: entry.offer.seat, action: *answer });
+                self.run_answer(state, entry.offer.seat, &entry.offer, answer, events)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs one answer to an offer: the response taken, or declined (its `on_decline`).
+    fn run_answer(
+        &mut self,
+        state: &mut GameState,
+        seat: u8,
+        offer: &state::Offer,
+        action: &Action,
+        events: &mut Events,
+    ) -> Result<(), RuleError> {
         let ActionKind::Rule(index) = action.kind else {
             events.push_with(|| Event::Declined { seat, action: offer.action });
             if self.rules.actions[offer.action as usize].on_decline.is_empty() {
@@ -612,7 +690,7 @@ impl Engine {
             let mut frame = std::mem::take(&mut self.frame);
             let result = self.with_cx(state, events, |cx| {
                 let rule = &cx.rules.actions[offer.action as usize];
-                legal::fill_frame(&mut frame, rule, seat, &legal::offered_action(&offer));
+                legal::fill_frame(&mut frame, rule, seat, &legal::offered_action(offer));
                 eval::exec(cx, &rule.on_decline, &mut frame)
                     .map_err(|e| e.context(cx.rules, &format!("actions.{}.on_decline", rule.id)))
             });
@@ -652,7 +730,9 @@ impl Engine {
             // Responses offered out of turn are answered before the game moves on; a seat no
             // longer playing answers nothing.
             state.turn.offers.retain(|offer| state.seats[offer.seat as usize].status == SeatStatus::Active);
-            if !state.turn.offers.is_empty() {
+            // Sealed answers whose last waiting offer went with its seat are opened now.
+            self.open_sealed(state, events)?;
+            if !state.turn.offers.is_empty() || state.outcome.is_some() {
                 return Ok(());
             }
             let seat = state.turn.seat;

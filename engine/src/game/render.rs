@@ -65,6 +65,19 @@ pub fn event_json(rules: &Ruleset, state: &GameState, event: &Event) -> Json {
             }
             value
         }
+        Event::Sealed { seat: s, action, answer, done } => {
+            // In a view of another seat's answer, what it is is left out: `null`.
+            let answer = answer.map(|answer| {
+                let mut record = to_record(rules, state, *s, &answer);
+                super::record::label_held_items(rules, state, &mut record);
+                serde_json::to_value(record).unwrap_or(Json::Null)
+            });
+            json!({
+                "event": "sealed", "seat": seat(*s), "offer": rules.actions[*action as usize].id,
+                "answer": answer.unwrap_or(Json::Null), "done": done,
+            })
+        }
+        Event::Opened { answers } => json!({ "event": "opened", "answers": answers }),
         Event::Rolled { roll, sides, faces, value } => {
             json!({ "event": "rolled", "roll": roll, "sides": sides, "faces": faces, "value": value })
         }

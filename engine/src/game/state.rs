@@ -190,6 +190,21 @@ pub struct TurnState {
     /// one's seat acts next (takes it or passes), before anyone else.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub offers: Vec<Offer>,
+    /// Answers to sealed offers (`sealed = true` responses), kept unopened until no sealed
+    /// offer waits; then they run in this order. A seat's view holds only its own.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sealed: Vec<SealedAnswers>,
+}
+
+/// One sealed offer and the answers its seat gave so far: one, or with `repeat` each card of a
+/// stack and the closing pass.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SealedAnswers {
+    pub offer: Offer,
+    pub answers: Vec<crate::game::Action>,
+    /// Whether the seat is done answering (it passed, or the response does not repeat); until
+    /// then its offer is the first waiting.
+    pub done: bool,
 }
 
 /// A response action offered to a seat out of turn (`offer(…)`), with its first parameters.
@@ -436,6 +451,7 @@ impl GameState {
                 used: Vec::new(),
                 pending: None,
                 offers: Vec::new(),
+                sealed: Vec::new(),
             },
             outcome: None,
             script_data: BTreeMap::new(),

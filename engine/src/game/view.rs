@@ -11,6 +11,8 @@
 //!   giver's hand; a card returned to a draw pile: the seats that knew it in the hand;
 //! - a number declared `hidden = true`: a resource its seat, a stat the piece's owner, a space
 //!   counter the space's owner; every other number, and every variable, everyone;
+//! - a sealed answer (`sealed = true` responses) until it is opened: its seat; the others see
+//!   that it answered, and in their view its offer still waits;
 //! - the game's random stream (the coming dice and shuffles): nobody;
 //! - everything else — the board, owners, pieces, the turn, the actions taken, dice rolled, the
 //!   log, what Lua hooks keep (`game.put`) — everyone.
@@ -31,14 +33,15 @@ pub fn sees_value(hidden: bool, owner: Option<u8>, viewer: u8) -> bool {
     !hidden || (viewer != NO_SEAT && owner == Some(viewer))
 }
 
-/// Whether the mod has anything some seat may not see: decks (their draw piles at least) or a
-/// number declared `hidden`. When it has not, every seat's view is the game itself but for the
+/// Whether the mod has anything some seat may not see: decks (their draw piles at least), a
+/// number declared `hidden`, or sealed responses. When it has not, every seat's view is the game itself but for the
 /// random stream, and computer players decide from the game.
 pub fn hides_anything(rules: &Ruleset) -> bool {
     !rules.decks.is_empty()
         || rules.resources.iter().any(|r| r.hidden)
         || rules.stats.iter().any(|s| s.hidden)
         || rules.space_counters.iter().any(|c| c.hidden)
+        || rules.actions.iter().any(|a| a.sealed)
 }
 
 impl GameState {
@@ -88,6 +91,16 @@ impl GameState {
                 }
             }
         }
+        // Another seat's sealed answers are its own: in this view its offer still waits.
+        let mut own = Vec::new();
+        for entry in std::mem::take(&mut view.turn.sealed) {
+            if entry.offer.seat == seat {
+                own.push(entry);
+            } else if entry.done {
+                view.turn.offers.push(entry.offer);
+            }
+        }
+        view.turn.sealed = own;
         view
     }
 
@@ -214,6 +227,11 @@ impl Event {
                 Some(Event::Acted { seat: *actor, action: shown })
             }
             Event::Acted { .. } => Some(self.clone()),
+            // A sealed answer is its seat's: the others see that it answered.
+            Event::Sealed { seat: answerer, action, done, .. } if *answerer != seat => {
+                done.then_some(Event::Sealed { seat: *answerer, action: *action, answer: None, done: true })
+            }
+            Event::Sealed { .. } | Event::Opened { .. } => Some(self.clone()),
             // A hidden number's change: its owner's alone.
             Event::ResourceChanged { seat: holder, resource, .. } => {
                 let hidden = rules.resources.get(*resource as usize).is_some_and(|r| r.hidden);

@@ -902,6 +902,20 @@ impl Compiler<'_> {
         if !def.may_decline && !def.response {
             self.key("may_decline", |c| c.problem(None, "`may_decline` is about a response (`response = true`)", None));
         }
+        for (key, given) in [("sealed", def.sealed), ("repeat", def.repeat)] {
+            if given && !def.response {
+                self.key(key, |c| c.problem(None, format!("`{key}` is about a response (`response = true`)"), None));
+            }
+        }
+        if def.repeat && !def.may_decline {
+            self.key("repeat", |c| {
+                c.problem(
+                    None,
+                    "a repeated response ends when its seat passes: it cannot also be compulsory (`may_decline = false`)",
+                    None,
+                )
+            });
+        }
         if def.response && !def.after_roll.is_empty() {
             self.key("after_roll", |c| {
                 c.problem(
@@ -1055,6 +1069,8 @@ impl Compiler<'_> {
             may_decline: def.may_decline,
             on_decline,
             decline_reads,
+            sealed: def.sealed,
+            repeat: def.repeat,
         }
     }
 

@@ -286,6 +286,10 @@ pub struct ActionRule {
     pub on_decline: Block,
     /// How many leading parameters `on_decline` reads: every offer must give at least these.
     pub decline_reads: u8,
+    /// For a response: answers are sealed until no sealed offer waits (`TurnState::sealed`).
+    pub sealed: bool,
+    /// For a response: offered again to the same seat after each answer taken, until it passes.
+    pub repeat: bool,
 }
 
 impl ActionRule {
