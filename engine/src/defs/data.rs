@@ -271,6 +271,11 @@ pub struct PieceKindDef {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(extend("x-meeple-ref" = "items"))]
     pub items: Vec<String>,
+    /// The most items a piece of this kind holds at once (255, the engine's bound, when
+    /// absent). Giving one more is an error of the rules; `can_hold(piece, item)` says whether
+    /// it may be given, for a parameter's `where`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_items: Option<u32>,
     /// Movement points to enter each terrain; a terrain not listed uses its own `move_cost`.
     /// A cost of 0 means the piece cannot enter that terrain.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
@@ -301,6 +306,12 @@ pub struct ItemDef {
     /// go below 0.
     #[serde(default, skip_serializing_if = "is_zero_i64")]
     pub charges: i64,
+    /// The piece kinds that may hold it — a weapon of one kind's own deck; any kind when empty.
+    /// Giving it to another kind is an error of the rules; `can_hold(piece, item)` says whether
+    /// it may be given.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(extend("x-meeple-ref" = "pieces"))]
+    pub holders: Vec<String>,
     /// Named numbers: range, clip size, maximum ammunition and the like. An item that does not
     /// give a number another item gives reads it as 0.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]

@@ -106,6 +106,9 @@ pub(crate) fn give_item(
     item: u16,
 ) -> Result<(), RuleError> {
     let info = &rules.items[item as usize];
+    if let Some(refused) = why_not_held(rules, state, piece, item) {
+        return Err(RuleError::new(refused));
+    }
     let held = &mut state.pieces[piece as usize].items;
     let same_slot =
         info.slot.and_then(|slot| held.iter().position(|h| rules.items[h.item as usize].slot == Some(slot)));
@@ -132,6 +135,42 @@ pub(crate) fn give_item(
 
 /// The items one piece may hold: held items are named by their position, a byte.
 pub const MAX_HELD_ITEMS: usize = 255;
+
+/// Takes the item at `position` from `piece`; the items after it move up one position. Fails,
+/// changing nothing, when the piece holds nothing there.
+pub(crate) fn drop_item(state: &mut GameState, events: &mut Events, piece: u32, position: u8) -> Result<(), RuleError> {
+    let held = state.pieces.get_mut(piece as usize).filter(|p| p.alive).map(|p| &mut p.items);
+    let Some(held) = held.filter(|held| (position as usize) < held.len()) else {
+        return Err(RuleError::new("the piece holds no item there any more"));
+    };
+    let item = held.remove(position as usize).item;
+    events.push_with(|| Event::ItemDropped { piece, position, item });
+    Ok(())
+}
+
+/// Why `piece` may not be given `item`: its kind is not among the item's `holders`, or it holds
+/// its kind's `max_items` already (an item of a slot it fills replaces the one there). `None`
+/// when it may. `can_hold(piece, item)` in the rules language.
+pub(crate) fn why_not_held(rules: &Ruleset, state: &GameState, piece: u32, item: u16) -> Option<String> {
+    let info = rules.items.get(item as usize)?;
+    let Some(held) = state.pieces.get(piece as usize).filter(|p| p.alive) else {
+        return Some("the piece is not in the game".to_string());
+    };
+    let kind = rules.piece_kinds.get(held.kind as usize)?;
+    if !info.holders.is_empty() && !info.holders.contains(&held.kind) {
+        let holders: Vec<&str> = info.holders.iter().map(|&k| rules.piece_kinds[k as usize].id.as_str()).collect();
+        return Some(format!("`{}` is held only by {}, not by a {}", info.id, holders.join(", "), kind.id));
+    }
+    let replaces =
+        info.slot.is_some_and(|slot| held.items.iter().any(|h| rules.items[h.item as usize].slot == Some(slot)));
+    if !replaces && held.items.len() >= kind.max_items {
+        return Some(format!(
+            "a {} holds at most {} items (its `max_items`); this one holds that many already",
+            kind.id, kind.max_items
+        ));
+    }
+    None
+}
 
 /// The pieces one game may place in all (ids are never reused, so removed pieces count too):
 /// far beyond a board game's needs, and short of a loop that places millions and fills memory.

@@ -877,6 +877,22 @@ fn call<E: Env>(env: &mut E, func: Func, args: &[Expr], frame: &[Value]) -> Resu
                 _ => Value::Int(0),
             }
         }
+        Func::HeldCount => match arg(env, 0).map(|target| piece(env.state(), target))? {
+            Some(p) => Value::Int(env.state().pieces[p].items.len() as i64),
+            None => Value::Int(0),
+        },
+        Func::CanHold => {
+            let holder = arg(env, 0)?;
+            let target = piece(env.state(), holder);
+            let item = match arg(env, 1)? {
+                Value::Id(item) if (item as usize) < env.rules().items.len() => Some(item),
+                _ => None,
+            };
+            Value::Bool(match (target, item) {
+                (Some(p), Some(item)) => changes::why_not_held(env.rules(), env.state(), p as u32, item).is_none(),
+                _ => false,
+            })
+        }
         Func::AttachedCount => match arg(env, 0).map(|target| piece(env.state(), target))? {
             Some(p) => Value::Int(env.state().pieces[p].cards.len() as i64),
             None => Value::Int(0),
@@ -1437,6 +1453,12 @@ fn run_proc(cx: &mut WriteCx, proc: Proc, args: &[Expr], frame: &mut Vec<Value>)
                 _ => return Err(RuleError::new("this names no item (it is none)")),
             };
             changes::give_item(cx.rules, cx.state, cx.events, p, item)?;
+        }
+        Proc::Drop => {
+            let Some((p, position)) = eval(cx, &args[0], frame)?.as_held() else {
+                return Err(RuleError::new("this names no held item (it is none)"));
+            };
+            changes::drop_item(cx.state, cx.events, p, position)?;
         }
         Proc::Shuffle(deck) => {
             let state = &mut *cx.state;

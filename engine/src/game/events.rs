@@ -124,6 +124,12 @@ pub enum Event {
         item: u16,
         charges: i64,
     },
+    /// A piece's item was taken from it (`drop`); its later items moved up one position.
+    ItemDropped {
+        piece: u32,
+        position: u8,
+        item: u16,
+    },
     /// A held item's charges changed.
     ChargesChanged {
         piece: u32,

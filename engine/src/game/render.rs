@@ -121,6 +121,9 @@ pub fn event_json(rules: &Ruleset, state: &GameState, event: &Event) -> Json {
             "event": "item_given", "piece": piece + 1, "position": position + 1,
             "item": rules.items[*item as usize].id, "charges": charges,
         }),
+        Event::ItemDropped { piece, position, item } => json!({
+            "event": "item_dropped", "piece": piece + 1, "position": position + 1, "item": rules.items[*item as usize].id,
+        }),
         Event::ChargesChanged { piece, position, from, to } => json!({
             "event": "charges_changed", "piece": piece + 1, "position": position + 1, "from": from, "to": to,
         }),

@@ -268,6 +268,7 @@ impl Event {
             | Event::PieceMoved { .. }
             | Event::PieceRemoved { .. }
             | Event::ItemGiven { .. }
+            | Event::ItemDropped { .. }
             | Event::ChargesChanged { .. }
             | Event::AwaitingChoice { .. }
             | Event::Cancelled { .. }

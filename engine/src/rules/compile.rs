@@ -734,7 +734,49 @@ impl Compiler<'_> {
                             }
                         }
                     });
+                    let most = crate::game::changes::MAX_HELD_ITEMS;
+                    let max_items = match def.max_items {
+                        Some(max) if max as usize > most => {
+                            c.key("max_items", |c| {
+                                c.problem(
+                                    None,
+                                    format!("a piece holds at most {most} items: `max_items` is {max}"),
+                                    None,
+                                )
+                            });
+                            most
+                        }
+                        Some(max) => max as usize,
+                        None => most,
+                    };
+                    for (i, item) in def.items.iter().enumerate() {
+                        let holders = data.items.get(item).map_or(&[][..], |item| item.holders.as_slice());
+                        if !holders.is_empty() && !holders.contains(id) {
+                            c.key("items", |c| {
+                                c.index(i, |c| {
+                                    c.problem(
+                                        None,
+                                        format!("`{item}` is held only by {} (its `holders`)", holders.join(", ")),
+                                        None,
+                                    )
+                                })
+                            });
+                        }
+                    }
+                    if items.len() > max_items {
+                        c.key("items", |c| {
+                            c.problem(
+                                None,
+                                format!(
+                                    "a new piece would hold {} items, more than its `max_items` ({max_items})",
+                                    items.len()
+                                ),
+                                None,
+                            )
+                        });
+                    }
                     PieceKindInfo {
+                        max_items,
                         id: id.clone(),
                         label: def.label.clone().unwrap_or_else(|| id.clone()),
                         symbol: def
@@ -784,7 +826,20 @@ impl Compiler<'_> {
                         stats[i as usize] = *value;
                     }
                 }
+                let mut holders = Vec::new();
+                for (i, kind) in item.holders.iter().enumerate() {
+                    match index_of(&self.names.piece_kinds, kind) {
+                        Some(index) => holders.push(index),
+                        None => {
+                            let known = self.names.piece_kinds.clone();
+                            self.key(id, |c| {
+                                c.key("holders", |c| c.index(i, |c| c.unknown(None, "piece kind", kind, &known)))
+                            });
+                        }
+                    }
+                }
                 ItemInfo {
+                    holders,
                     id: id.clone(),
                     label: item.label.clone().unwrap_or_else(|| id.clone()),
                     price: item.price.unwrap_or(0),
@@ -1923,6 +1978,7 @@ impl Compiler<'_> {
             "deal_spaces" => (Proc::DealSpaces, vec![]),
             "remove" => (Proc::Remove, vec![Type::Piece]),
             "give" => (Proc::Give, vec![Type::Piece, Type::Id(IdKind::Item)]),
+            "drop" => (Proc::Drop, vec![Type::Held]),
             "log" => (Proc::Log, vec![Type::Text]),
             "place" | "shuffle" | "draw_cards" => {
                 let Some(first) = args.first() else {
@@ -2041,6 +2097,7 @@ impl Compiler<'_> {
             proc,
             Proc::Place(_)
                 | Proc::Give
+                | Proc::Drop
                 | Proc::Discard
                 | Proc::GiveCard
                 | Proc::ReturnCard
@@ -2818,6 +2875,21 @@ impl Compiler<'_> {
                 // A quoted card id, or a card value (a `card` parameter).
                 let (card, _) = self.expect_type(&args[1], scope, Type::Id(IdKind::Card))?;
                 Some((Expr::Call(Func::Attached, vec![piece, card]), Type::Int))
+            }
+            "held_count" => {
+                if !arity(self, 1) {
+                    return None;
+                }
+                let (piece, _) = self.expect_type(&args[0], scope, Type::Piece)?;
+                Some((Expr::Call(Func::HeldCount, vec![piece]), Type::Int))
+            }
+            "can_hold" => {
+                if !arity(self, 2) {
+                    return None;
+                }
+                let (piece, _) = self.expect_type(&args[0], scope, Type::Piece)?;
+                let (item, _) = self.expect_type(&args[1], scope, Type::Id(IdKind::Item))?;
+                Some((Expr::Call(Func::CanHold, vec![piece, item]), Type::Bool))
             }
             "attached_count" => {
                 if !arity(self, 1) {

@@ -479,6 +479,11 @@ pub enum Func {
     Attached,
     /// Cards a piece holds attached, of every kind.
     AttachedCount,
+    /// How many items a piece holds.
+    HeldCount,
+    /// Whether a piece may be given an item: its kind is among the item's `holders` and it holds
+    /// fewer than its kind's `max_items` (or the item replaces one in its slot).
+    CanHold,
     /// A uniform whole number in `lo..=hi` from the game's stream (effects only).
     Random,
     /// Spreads units of a space counter one at a time over a seat's spaces below a cap, at
@@ -606,6 +611,8 @@ pub enum Proc {
     /// Gives a piece a new item (piece, item kind) with the item's `charges`; an item in the
     /// same slot is replaced, charges and all.
     Give,
+    /// Takes a held item from its piece; the piece's later items move up one position.
+    Drop,
     /// Shuffles a deck's draw pile.
     Shuffle(u16),
     /// Draws cards from a deck into a seat's hand: deck, seat, count.

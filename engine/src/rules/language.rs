@@ -325,6 +325,15 @@ pub const FUNCTIONS: &[Entry] = &[
         "beyond(from, to, who.space)",
     ),
     entry("pieces_at(space)", "number", "How many pieces stand on the space.", "pieces_at(to) == 0"),
+    entry("held_count(piece)", "number", "How many items the piece holds.", "held_count(who) < 3"),
+    entry(
+        "can_hold(piece, item)",
+        "yes/no",
+        "Whether the piece may be given the item: its kind is among the item's `holders` (any kind \
+         when the item names none) and it holds fewer items than its kind's `max_items` — or the item \
+         takes the slot of one it holds. `give` beyond these is an error of the rules.",
+        "can_hold(who, \"bow\")",
+    ),
     entry(
         "holding(piece, \"slot\")",
         "held item",
@@ -553,6 +562,14 @@ pub const STATEMENTS: &[Entry] = &[
         "Gives a piece a new item (a quoted item id or an item value) with the item's `charges`; an \
          item in the same slot is replaced.",
         "give(who, \"bow\")",
+    ),
+    only(
+        Place::Effects,
+        "drop(held)",
+        "",
+        "Takes a held item from its piece (sold back, thrown away); the piece's later items move up \
+         one position, so other held values of the same piece read afterwards may name another item.",
+        "drop(weapon)",
     ),
     only(Place::Effects, "shuffle(\"deck\")", "", "Shuffles a deck's draw pile.", "shuffle(\"main\")"),
     only(

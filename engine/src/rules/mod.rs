@@ -70,6 +70,8 @@ pub struct PieceKindInfo {
     pub move_costs: Vec<u32>,
     /// Items a new piece holds, by item index.
     pub items: Vec<u16>,
+    /// The most items a piece of this kind holds (`MAX_HELD_ITEMS` at most).
+    pub max_items: usize,
     /// Indexes into [`Ruleset::tags`].
     pub tags: Vec<u16>,
 }
@@ -89,6 +91,8 @@ pub struct ItemInfo {
     pub stats: Vec<i64>,
     /// Indexes into [`Ruleset::tags`].
     pub tags: Vec<u16>,
+    /// The piece kinds that may hold it; every kind when empty.
+    pub holders: Vec<u16>,
 }
 
 /// A card of the mod: what the rules read of it.

@@ -167,6 +167,12 @@ pub fn event(rules: &Ruleset, state: &GameState, event: &Event) -> Option<String
             let who = owner.map_or_else(|| format!("piece {}", p + 1), |o| seat(state, o));
             if *charges > 0 { format!("  {who} gets {label} ({charges})") } else { format!("  {who} gets {label}") }
         }
+        Event::ItemDropped { piece: p, item, .. } => {
+            let label = rules.items.get(*item as usize).map_or("an item", |i| i.label.as_str());
+            let owner = state.pieces.get(*p as usize).map(|q| q.owner).filter(|&o| o != NO_SEAT);
+            let who = owner.map_or_else(|| format!("piece {}", p + 1), |o| seat(state, o));
+            format!("  {who} gives up {label}")
+        }
         Event::AwaitingChoice { action } => {
             let rule = rules.actions.get(*action as usize)?;
             let next = rule.params.get(rule.before_roll).map_or("the rest", |p| p.label.as_str());
