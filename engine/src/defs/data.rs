@@ -472,6 +472,24 @@ pub struct TurnDef {
     /// *Effect* when a match ends, before the next one starts; `me` is the first seat.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub on_match_end: Vec<Stmt>,
+    /// Turns played before every match (the first too): a shop where each seat buys in turn.
+    /// See [How a game runs](how-a-game-runs.md#interludes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interlude: Option<InterludeDef>,
+}
+
+/// Turns between matches: from the first seat round the table, each turn made of the
+/// interlude's own phases, until every seat still playing has passed a whole turn in a row
+/// without taking an action. Then the match begins, at round 1, with the first seat. `round` is 0
+/// during an interlude; the turns count towards `end.turn_limit`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InterludeDef {
+    /// The phases of an interlude turn, in order (their ids differ from the turn's phases').
+    pub phases: Vec<PhaseDef>,
+    /// *Effect* when an interlude ends, before the match's first turn; `me` is the first seat.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub on_end: Vec<Stmt>,
 }
 
 impl Default for TurnDef {
@@ -485,6 +503,7 @@ impl Default for TurnDef {
             rounds_per_match: 0,
             matches: 1,
             on_match_end: Vec::new(),
+            interlude: None,
         }
     }
 }

@@ -100,8 +100,10 @@ pub(crate) fn start_game(cx: &mut WriteCx) -> Result<(), RuleError> {
     fire(cx, EventKind::GameStart, first)?;
     check_end(cx)?;
     if cx.state.outcome.is_none() {
-        cx.state.turn.round = 1;
         cx.state.turn.match_number = 1;
+        // A game whose matches open with an interlude starts with it, at round 0.
+        cx.state.turn.interlude = cx.rules.interlude;
+        cx.state.turn.round = if cx.rules.interlude { 0 } else { 1 };
         start_turn(cx)?;
     }
     Ok(())
@@ -113,7 +115,8 @@ fn start_turn(cx: &mut WriteCx) -> Result<(), RuleError> {
     if cx.state.turn.number > cx.rules.end.turn_limit {
         return finish_by_score(cx);
     }
-    cx.state.turn.phase = 0;
+    cx.state.turn.phase = phase_range(cx.rules, &cx.state.turn).start;
+    cx.state.turn.acted = false;
     cx.state.turn.used.iter_mut().for_each(|u| *u = 0);
     cx.state.turn.pending = None;
     let (turn, round) = (cx.state.turn.number, cx.state.turn.round);
@@ -125,16 +128,21 @@ fn start_turn(cx: &mut WriteCx) -> Result<(), RuleError> {
     // the end conditions read the turn itself, nothing they read has changed.
     let rules = cx.rules;
     let quiet_start = rules.turn_start.block.is_empty()
-        && rules.phases[0].on_start.block.is_empty()
+        && rules.phases[cx.state.turn.phase as usize].on_start.block.is_empty()
         && !rules.has_triggers(EventKind::TurnStart)
         && cx.hooks.as_deref().is_none_or(|h| !h.has_event_hooks())
         && !rules.end.reads_turn_state;
     if quiet_start { Ok(()) } else { check_end(cx) }
 }
 
+/// The phases of the turns now played: a match's, or an interlude's.
+pub(crate) fn phase_range(rules: &crate::rules::Ruleset, turn: &super::state::TurnState) -> std::ops::Range<u16> {
+    if turn.interlude { rules.match_phases..rules.phases.len() as u16 } else { 0..rules.match_phases }
+}
+
 fn start_phase(cx: &mut WriteCx) -> Result<(), RuleError> {
     let phase = cx.state.turn.phase;
-    if cx.rules.phases.len() > 1 {
+    if phase_range(cx.rules, &cx.state.turn).len() > 1 {
         cx.events.push_with(|| Event::PhaseStarted { phase });
     }
     let rules = cx.rules;
@@ -151,7 +159,7 @@ pub(crate) fn end_phase(cx: &mut WriteCx) -> Result<(), RuleError> {
     if cx.state.outcome.is_some() {
         return Ok(());
     }
-    if phase + 1 < rules.phases.len() {
+    if phase + 1 < phase_range(rules, &cx.state.turn).end as usize {
         cx.state.turn.phase += 1;
         cx.state.turn.used.iter_mut().for_each(|u| *u = 0);
         cx.state.turn.pending = None;
@@ -173,6 +181,9 @@ pub(crate) fn end_turn(cx: &mut WriteCx) -> Result<(), RuleError> {
         if cx.state.outcome.is_some() {
             return Ok(());
         }
+    }
+    if cx.state.turn.interlude {
+        return next_interlude_turn(cx, seat);
     }
     let count = cx.state.seats.len();
     let mut next = seat as usize;
@@ -199,6 +210,44 @@ pub(crate) fn end_turn(cx: &mut WriteCx) -> Result<(), RuleError> {
     Ok(())
 }
 
+/// After an interlude turn: the next seat's, or, once every seat still playing has passed a
+/// whole turn in a row, the interlude's end and the match's first turn (the first seat's).
+fn next_interlude_turn(cx: &mut WriteCx, seat: u8) -> Result<(), RuleError> {
+    let turn = &mut cx.state.turn;
+    turn.idle_turns = if turn.acted { 0 } else { turn.idle_turns + 1 };
+    let playing = cx.state.active_seats() as u32;
+    let count = cx.state.seats.len();
+    if cx.state.turn.idle_turns >= playing {
+        let first = cx.state.turn.first_seat;
+        run(cx, &cx.rules.interlude_end, first, || "turn.interlude.on_end".into())?;
+        check_end(cx)?;
+        if cx.state.outcome.is_some() {
+            return Ok(());
+        }
+        cx.state.turn.interlude = false;
+        cx.state.turn.idle_turns = 0;
+        cx.state.turn.round = 1;
+        // The match begins with the first seat, or the next one still playing.
+        for step in 0..count {
+            let next = (first as usize + step) % count;
+            if cx.state.seats[next].status == SeatStatus::Active {
+                cx.state.turn.seat = next as u8;
+                return start_turn(cx);
+            }
+        }
+    } else {
+        for step in 1..=count {
+            let next = (seat as usize + step) % count;
+            if cx.state.seats[next].status == SeatStatus::Active {
+                cx.state.turn.seat = next as u8;
+                return start_turn(cx);
+            }
+        }
+    }
+    finish(cx, Outcome::Draw { shares: Vec::new() });
+    Ok(())
+}
+
 /// Ends the current match: its effects and triggers, then the next match or, after the last
 /// one, the end of the game by score.
 fn end_match(cx: &mut WriteCx) -> Result<(), RuleError> {
@@ -214,7 +263,9 @@ fn end_match(cx: &mut WriteCx) -> Result<(), RuleError> {
         return finish_by_score(cx);
     }
     cx.state.turn.match_number += 1;
-    cx.state.turn.round = 1;
+    // The next match opens with its interlude (round 0).
+    cx.state.turn.interlude = cx.rules.interlude;
+    cx.state.turn.round = if cx.rules.interlude { 0 } else { 1 };
     Ok(())
 }
 

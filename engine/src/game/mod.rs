@@ -350,6 +350,9 @@ impl Engine {
                 pending: None,
                 offers: Vec::new(),
                 sealed: Vec::new(),
+                interlude: false,
+                idle_turns: 0,
+                acted: false,
             },
             outcome: None,
             script_data: Default::default(),
@@ -561,6 +564,8 @@ impl Engine {
                 flow::after_action(cx)
             }),
             ActionKind::Rule(index) => {
+                // An interlude goes on while someone acts in it.
+                state.turn.acted = true;
                 let mut frame = std::mem::take(&mut self.frame);
                 let result = self.with_cx(state, events, |cx| {
                     let rule = &cx.rules.actions[index as usize];

@@ -194,6 +194,20 @@ pub struct TurnState {
     /// offer waits; then they run in this order. A seat's view holds only its own.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sealed: Vec<SealedAnswers>,
+    /// Whether the turns are an interlude's (`[turn.interlude]`), before a match.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub interlude: bool,
+    /// In an interlude: how many turns in a row ended without an action taken; when every
+    /// seat still playing has had one, the match begins.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub idle_turns: u32,
+    /// Whether the seat whose turn it is has taken an action of its own this turn.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub acted: bool,
+}
+
+fn is_zero_u32(value: &u32) -> bool {
+    *value == 0
 }
 
 /// One sealed offer and the answers its seat gave so far: one, or with `repeat` each card of a
@@ -452,6 +466,9 @@ impl GameState {
                 pending: None,
                 offers: Vec::new(),
                 sealed: Vec::new(),
+                interlude: false,
+                idle_turns: 0,
+                acted: false,
             },
             outcome: None,
             script_data: BTreeMap::new(),

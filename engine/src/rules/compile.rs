@@ -15,7 +15,7 @@ use super::{
     NamedFormula, ParamRule, ParamSource, PhaseRule, PieceKindInfo, Program, Ruleset, TerrainInfo, TriggerRule,
     language,
 };
-use crate::defs::{self, CounterDecl, Manifest, ModData, ParamKind};
+use crate::defs::{self, CounterDecl, Manifest, ModData, ParamKind, PhaseDef};
 use crate::diag::did_you_mean;
 use crate::expr::{AssignOp, Ast, AstKind, BinaryOp, Span, StmtAst, UnaryOp, parse_expression, parse_statement};
 use crate::source::PathSegment as PathSeg;
@@ -142,11 +142,12 @@ struct Names {
 impl Names {
     fn new(data: &ModData) -> Self {
         let keys = |m: &IndexMap<String, _>| -> Vec<String> { m.keys().cloned().collect() };
-        let phases: Vec<String> = if data.turn.phases.is_empty() {
+        let mut phases: Vec<String> = if data.turn.phases.is_empty() {
             vec!["main".into()]
         } else {
             data.turn.phases.iter().map(|p| p.id.clone()).collect()
         };
+        phases.extend(data.turn.interlude.iter().flat_map(|i| i.phases.iter().map(|p| p.id.clone())));
         Self {
             counters: keys(&data.space_counters),
             resources: keys(&data.resources),
@@ -436,7 +437,25 @@ impl Compiler<'_> {
         let actions = self.key("actions", |c| {
             data.actions.iter().map(|(id, def)| c.key(id, |c| c.action(id, def))).collect::<Vec<_>>()
         });
-        let phases = self.key("turn", |c| c.phases(data));
+        let mut phases = self.key("turn", |c| c.key("phases", |c| c.phase_list(data, &data.turn.phases, &[])));
+        let match_phases = phases.len() as u16;
+        let mut interlude_end = Program::default();
+        if let Some(interlude) = &data.turn.interlude {
+            self.key("turn", |c| {
+                c.key("interlude", |c| {
+                    if interlude.phases.is_empty() {
+                        c.key("phases", |c| c.problem(None, "an interlude needs at least one phase", None));
+                    }
+                    if data.turn.rounds_per_match == 0 {
+                        c.problem(None, "an interlude comes before each match: it needs `rounds_per_match`", None);
+                    }
+                    let earlier: Vec<&str> = data.turn.phases.iter().map(|p| p.id.as_str()).collect();
+                    let interlude_phases = c.key("phases", |c| c.phase_list(data, &interlude.phases, &earlier));
+                    phases.extend(interlude_phases);
+                    interlude_end = c.key("on_end", |c| c.program(&interlude.on_end));
+                })
+            });
+        }
         let turn_start = self.key("turn", |c| c.key("on_start", |c| c.program(&data.turn.on_start)));
         let turn_end = self.key("turn", |c| c.key("on_end", |c| c.program(&data.turn.on_end)));
         let match_end = self.key("turn", |c| c.key("on_match_end", |c| c.program(&data.turn.on_match_end)));
@@ -550,6 +569,9 @@ impl Compiler<'_> {
             rounds_per_match: data.turn.rounds_per_match,
             matches: data.turn.matches.max(1),
             match_end,
+            match_phases,
+            interlude: data.turn.interlude.is_some(),
+            interlude_end,
             triggers,
             end,
             formulas,
@@ -1299,11 +1321,13 @@ impl Compiler<'_> {
         })
     }
 
-    fn phases(&mut self, data: &ModData) -> Vec<PhaseRule> {
+    /// The phases of a list (the turn's, or an interlude's, whose ids must differ from
+    /// `earlier`'s); an empty turn list is one phase offering every action.
+    fn phase_list(&mut self, data: &ModData, list: &[PhaseDef], earlier: &[&str]) -> Vec<PhaseRule> {
         // Responses are offered by `offer(…)`, never taken in a phase.
         let all: Vec<u16> =
             data.actions.values().enumerate().filter(|(_, def)| !def.response).map(|(i, _)| i as u16).collect();
-        if data.turn.phases.is_empty() {
+        if list.is_empty() {
             return vec![PhaseRule {
                 id: "main".into(),
                 label: "Main".into(),
@@ -1315,15 +1339,15 @@ impl Compiler<'_> {
                 on_end: Program::default(),
             }];
         }
-        self.key("phases", |c| {
-            data.turn
-                .phases
-                .iter()
+        {
+            let c = self;
+            list.iter()
                 .enumerate()
                 .map(|(i, phase)| {
                     c.index(i, |c| {
                         check_field_name(c, &phase.id);
-                        if data.turn.phases[..i].iter().any(|earlier| earlier.id == phase.id) {
+                        if list[..i].iter().any(|before| before.id == phase.id) || earlier.contains(&phase.id.as_str())
+                        {
                             c.key("id", |c| c.problem(None, format!("two phases have the id `{}`", phase.id), None));
                         }
                         let mut actions = Vec::new();
@@ -1374,7 +1398,7 @@ impl Compiler<'_> {
                     })
                 })
                 .collect()
-        })
+        }
     }
 
     /// A formula about `seat` (slot 1; `me`, slot 0, is the seat to move).

@@ -434,6 +434,12 @@ pub struct Ruleset {
     pub rounds_per_match: u32,
     pub matches: u32,
     pub match_end: Program,
+    /// How many of `phases` make a match's turn; the rest (`[turn.interlude]`) make an
+    /// interlude's turn.
+    pub match_phases: u16,
+    /// Whether matches open with an interlude.
+    pub interlude: bool,
+    pub interlude_end: Program,
     /// Triggers by event, in declaration order.
     pub triggers: Vec<(EventKind, TriggerRule)>,
     pub end: EndRule,

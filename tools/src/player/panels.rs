@@ -78,7 +78,12 @@ pub fn turn_header(ui: &mut egui::Ui, session: &Session) {
         );
     }
     let phase = &rules.phases[state.turn.phase as usize];
-    let mut where_in_game = format!("Round {}", state.turn.round);
+    // Between matches there are no rounds: the interlude's phase names the turn.
+    let mut where_in_game = if state.turn.interlude {
+        format!("Before match {}", state.turn.match_number)
+    } else {
+        format!("Round {}", state.turn.round)
+    };
     if rules.phases.len() > 1 {
         where_in_game.push_str(&format!(" · {}", phase.label));
     }
