@@ -57,7 +57,11 @@ pub struct SquareSpec {
     #[serde(default)]
     #[schemars(extend("x-meeple-ref" = "terrain"))]
     pub terrain: Option<String>,
-    /// Walls (or rivers, fences, …) on the edges between adjacent spaces.
+    /// Walls (or rivers, fences, …) on the edges between adjacent spaces. With
+    /// `neighbours = 8`, a diagonal step cuts no wall's corner: when both ways round its corner
+    /// are walled (a straight wall through the corner, or an L closing one end in), the step
+    /// takes a wall of the first way round (by the square in the start's row), unless it has one
+    /// of its own; a single wall ending at the corner leaves the step open.
     #[serde(default)]
     pub walls: Vec<WallSpec>,
     /// How spaces are labelled; the default gives `A00`, `B07`, …

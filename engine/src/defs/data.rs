@@ -711,6 +711,12 @@ pub struct ParamDef {
     /// forth), and where ways part (a junction between two rings) every way counts.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub exact_steps: bool,
+    /// *Expression* about `space`: a `reachable_from` walk enters only the spaces where it
+    /// holds, on its way or at its end — through one's own pieces but not the enemy's:
+    /// `"count_of(piece, piece.space == space and piece.owner != me) == 0"`. Read once per space
+    /// before the walk, with the earlier parameters known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub through: Option<String>,
     /// *Expression* for a piece: for `held` parameters, the piece whose items are candidates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub held_by: Option<String>,

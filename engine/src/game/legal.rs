@@ -402,8 +402,8 @@ fn enumerate<S: Sink>(
                 }
             }
         }
-        ParamSource::Reachable(from, steps, exact) => {
-            let reached = reachable(cx, from, steps, *exact, frame);
+        ParamSource::Reachable(from, steps, exact, through) => {
+            let reached = reachable(cx, from, steps, *exact, through.as_ref(), frame);
             if !charge(reached.len()) {
                 return true;
             }
@@ -454,12 +454,37 @@ fn enumerate<S: Sink>(
 /// The spaces a walk from `from` reaches for at most `steps` movement points, with their costs,
 /// by space id: each step costs the entered terrain's `move_cost`; impassable terrain is never
 /// entered.
-fn reachable(cx: &mut ReadCx, from: &Expr, steps: &Expr, exact: bool, frame: &[Value]) -> Vec<(u32, u32)> {
+fn reachable(
+    cx: &mut ReadCx,
+    from: &Expr,
+    steps: &Expr,
+    exact: bool,
+    through: Option<&(u16, Expr)>,
+    frame: &[Value],
+) -> Vec<(u32, u32)> {
     let Some(start) = slot_or_eval(cx, from, frame).as_space() else { return Vec::new() };
     let budget = eval::eval(cx, steps, frame).map(Value::as_int).unwrap_or(0).clamp(0, i64::from(u32::MAX)) as u32;
+    // Which spaces the walk may enter, read once per space (an error enters nothing).
+    let enterable: Option<Vec<bool>> = through.map(|(slot, condition)| {
+        let mut frame = frame.to_vec();
+        frame.resize(frame.len().max(*slot as usize + 1), Value::Nil);
+        cx.state
+            .board
+            .space_ids()
+            .map(|space| {
+                frame[*slot as usize] = Value::Space(space);
+                eval::eval(cx, condition, &frame).is_ok_and(|v| v.as_bool())
+            })
+            .collect()
+    });
     let (rules, state) = (cx.rules, cx.state);
     let mut out = Vec::new();
-    let cost = |_, to, edge| eval::step_cost(rules, state, to, edge);
+    let cost = |_, to: u32, edge| {
+        if enterable.as_ref().is_some_and(|may| !may[to as usize]) {
+            return None;
+        }
+        eval::step_cost(rules, state, to, edge)
+    };
     if exact {
         // Every step tried is work of the listing: on an open grid the walks of exactly n steps
         // grow as 3^n.
@@ -831,8 +856,10 @@ fn check_params_from(
                 let high = eval::eval(cx, max, frame).map(Value::as_int).unwrap_or(-1);
                 (low..=high.min(low.saturating_add(MAX_NUMBER_CHOICES - 1))).contains(&arg)
             }
-            ParamSource::Reachable(from, steps, exact) => {
-                reachable(cx, from, steps, *exact, frame).iter().any(|&(space, _)| i64::from(space) == arg)
+            ParamSource::Reachable(from, steps, exact, through) => {
+                reachable(cx, from, steps, *exact, through.as_ref(), frame)
+                    .iter()
+                    .any(|&(space, _)| i64::from(space) == arg)
             }
             ParamSource::Items => true,
             ParamSource::Hand(holder, deck) => {

@@ -564,8 +564,11 @@ impl Engine {
                 flow::after_action(cx)
             }),
             ActionKind::Rule(index) => {
-                // An interlude goes on while someone acts in it.
-                state.turn.acted = true;
+                // An interlude goes on while someone acts in it (kept only there, so a game
+                // without interludes saves and hashes as it always did).
+                if state.turn.interlude {
+                    state.turn.acted = true;
+                }
                 let mut frame = std::mem::take(&mut self.frame);
                 let result = self.with_cx(state, events, |cx| {
                     let rule = &cx.rules.actions[index as usize];

@@ -201,7 +201,8 @@ pub struct TurnState {
     /// seat still playing has had one, the match begins.
     #[serde(default, skip_serializing_if = "is_zero_u32")]
     pub idle_turns: u32,
-    /// Whether the seat whose turn it is has taken an action of its own this turn.
+    /// In an interlude: whether the seat whose turn it is has taken an action of its own this
+    /// turn.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub acted: bool,
 }

@@ -1191,6 +1191,9 @@ impl Compiler<'_> {
         if def.exact_steps && def.reachable_from.is_none() {
             self.key("exact_steps", |c| c.problem(None, "`exact_steps` is about a `reachable_from` walk", None));
         }
+        if def.through.is_some() && def.reachable_from.is_none() {
+            self.key("through", |c| c.problem(None, "`through` is about a `reachable_from` walk", None));
+        }
         // A source that fails to compile (already reported) still binds the name, so later uses
         // of it are not reported as unknown too.
         let source = (|| -> Option<ParamSource> {
@@ -1203,7 +1206,19 @@ impl Compiler<'_> {
                     (None, None, Some(from), Some(steps)) => {
                         let from = space_expr(self, "reachable_from", from, scope);
                         let steps = self.key("steps", |c| c.typed(steps, scope, Some(Type::Int)).map(|(e, _)| e));
-                        ParamSource::Reachable(from?, steps?, def.exact_steps)
+                        let through = def.through.as_ref().map(|through| {
+                            let visible = scope.visible;
+                            let slot = scope.push("space", Type::Space, true);
+                            let condition =
+                                self.key("through", |c| c.typed(through, scope, Some(Type::Bool)).map(|(e, _)| e));
+                            scope.visible = visible;
+                            condition.map(|condition| (slot, condition))
+                        });
+                        let through = match through {
+                            Some(compiled) => Some(compiled?),
+                            None => None,
+                        };
+                        ParamSource::Reachable(from?, steps?, def.exact_steps, through)
                     }
                     _ => ParamSource::AllSpaces,
                 },

@@ -197,7 +197,8 @@ pub enum ParamSource {
     /// movement points (terrain move costs; impassable terrain excluded).
     /// Spaces a walk from the first reaches for at most the second's movement points, or for
     /// exactly that many when the flag is set (`exact_steps`).
-    Reachable(Expr, Expr, bool),
+    /// From, steps, exactly, and the `through` condition with the slot its `space` is bound to.
+    Reachable(Expr, Expr, bool, Option<(u16, Expr)>),
     /// Every item kind.
     Items,
     /// The items the piece the expression gives holds.
