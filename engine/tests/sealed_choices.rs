@@ -201,3 +201,13 @@ fn sealed_and_repeat_belong_to_responses() {
     let text = found.join("\n");
     assert!(text.contains("`sealed` is about a response") && text.contains("`repeat` is about a response"), "{text}");
 }
+
+#[test]
+fn a_sealed_answer_is_kept_as_its_replay_would_rebuild_it() {
+    // A pass carries no arguments, whatever the action given held: a save (which records a
+    // pass without them) replays to the same state.
+    let (_, mut engine, mut state, mut events) = challenged(2);
+    let junk = Action { kind: ActionKind::Pass, args: [7, 7, 7, 7] };
+    engine.apply(&mut state, &junk, &mut events).unwrap();
+    assert_eq!(state.turn.sealed[0].answers, vec![Action::pass()]);
+}

@@ -642,6 +642,14 @@ impl Engine {
         again: bool,
         events: &mut Events,
     ) -> Result<(), RuleError> {
+        // Kept as a replay would rebuild it: a pass has no arguments, an answer none past its
+        // parameters (whatever else an action carries changes nothing it does).
+        let mut answer = Action { kind: action.kind, args: [0; crate::game::MAX_PARAMS] };
+        if let ActionKind::Rule(index) = action.kind {
+            let given = self.rules.actions[index as usize].params.len().min(crate::game::MAX_PARAMS);
+            answer.args[..given].copy_from_slice(&action.args[..given]);
+        }
+        let action = &answer;
         events.push_with(|| Event::Sealed { seat, action: offer.action, answer: Some(*action), done: !again });
         match state.turn.sealed.last_mut() {
             Some(open) if !open.done && open.offer == offer => {

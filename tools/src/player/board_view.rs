@@ -93,7 +93,8 @@ pub struct Geometry {
     centers: Vec<Pos2>,
     /// Region borders (between different spaces, or a space and the sea) and walls.
     borders: Vec<[Pos2; 2]>,
-    walls: Vec<[Pos2; 2]>,
+    /// Wall segments with their terrain (its colour draws them).
+    walls: Vec<([Pos2; 2], u16)>,
     /// Links drawn between node spaces: the two ends, whether it goes one way only (from the
     /// first) and whether a wall (gate, fence) lies on it.
     links: Vec<(u32, u32, bool, bool)>,
@@ -237,10 +238,12 @@ impl Geometry {
             if self.kind == CellKind::Node {
                 self.links.push((edge.a, edge.b, edge.one_way, edge.wall.is_some()));
                 shortest = shortest.min(a.distance(b));
-            } else if edge.wall.is_some() {
+            } else if let Some(terrain) = edge.wall
+                && !implied_corner_wall(board, edge.a, edge.b)
+            {
                 let middle = a + (b - a) * 0.5;
                 let along = (b - a).normalized().rot90() * 0.5;
-                self.walls.push([middle - along, middle + along]);
+                self.walls.push(([middle - along, middle + along], terrain));
             }
         }
         if self.kind == CellKind::Node {
@@ -495,10 +498,13 @@ impl BoardView {
                 painter.line_segment([to_screen(*a), to_screen(*b)], border);
             }
         }
-        let wall = Stroke::new((self.zoom * 0.15).clamp(2.0, 6.0), Color32::from_rgb(0x3a, 0x2a, 0x1a));
-        for [a, b] in &geometry.walls {
+        let wall_width = (self.zoom * 0.15).clamp(2.0, 6.0);
+        for ([a, b], terrain) in &geometry.walls {
             if visible.contains(*a) {
-                painter.line_segment([to_screen(*a), to_screen(*b)], wall);
+                let [r, g, b_] =
+                    rules.terrain.get(*terrain as usize).and_then(|t| t.color).unwrap_or([0x3a, 0x2a, 0x1a]);
+                painter
+                    .line_segment([to_screen(*a), to_screen(*b)], Stroke::new(wall_width, Color32::from_rgb(r, g, b_)));
             }
         }
         // Nodes and links.
@@ -865,4 +871,19 @@ pub fn space_tooltip(ui: &mut egui::Ui, rules: &Ruleset, state: &GameState, spac
             }
         }
     }
+}
+
+/// Whether the wall on a diagonal link only closes a corner that walls on the squares' sides
+/// already close (the engine adds such walls so no step cuts a corner): drawing it would cross
+/// out the corner.
+fn implied_corner_wall(board: &Board, a: u32, b: u32) -> bool {
+    let (p, q) = (board.space(a), board.space(b));
+    if p.col == q.col || p.row == q.row {
+        return false;
+    }
+    let walled = |x: Option<u32>, y: Option<u32>| {
+        x.zip(y).and_then(|(x, y)| board.edge_between(x, y)).is_some_and(|edge| board.edge(edge).wall.is_some())
+    };
+    let (beside_a, beside_b) = (board.space_at(q.col, p.row), board.space_at(p.col, q.row));
+    (walled(Some(a), beside_a) || walled(beside_a, Some(b))) && (walled(Some(a), beside_b) || walled(beside_b, Some(b)))
 }
