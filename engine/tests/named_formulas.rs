@@ -262,3 +262,21 @@ fn formulas_used_inside_one_another_too_deep_or_too_often_are_refused() {
     assert!(found.contains("[formulas.d13] key `value`: with the named formulas and effects it uses written out in place, this is 32765 parts long, more than 20000"), "{found}");
     assert_eq!(found.matches(": error:").count(), 1, "{found}");
 }
+
+#[test]
+fn a_function_or_formula_written_without_parentheses_says_how_to_call_it() {
+    let data = common::MINIMAL_DATA.replace(
+        "effect = [\"from.dice += 1\"]",
+        "effect = [\"from.dice += seat_count\", \"from.dice += bonus\"]\n\n[formulas.bonus]\nvalue = \"2\"",
+    );
+    let manifest = common::manifest("no_parentheses");
+    let folder =
+        common::write_mod("no_parentheses", &[("mod.toml", manifest.as_bytes()), ("data.toml", data.as_bytes())]);
+    let text = common::problems(&folder).iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n");
+    std::fs::remove_dir_all(&folder).ok();
+    assert!(
+        text.contains("`seat_count` is a function, called with parentheses") && text.contains("seat_count()"),
+        "{text}"
+    );
+    assert!(text.contains("`bonus` is a formula of `[formulas]`, called with parentheses"), "{text}");
+}

@@ -267,10 +267,15 @@ params = [{ name = "payer", kind = "seat" }, { name = "at", kind = "space" }]
 effect = ["payer.gold -= 2", "me.gold += 2"]
 
 [turn]
-phases = [{ id = "main", actions = ["ask", "wrong"] }]
+phases = [{ id = "main", actions = ["ask", "wrong", "swapped"] }]
+
+[actions.swapped]
+label = "Swapped"
+effect = ["hook('offer_swapped')"]
 "#;
     let hooks = "function ask_toll() game.offer(2, 'toll', game.current_seat(), 'b') end\n\
-                 function offer_wrong() game.offer(2, 'ask') end\n";
+                 function offer_wrong() game.offer(2, 'ask') end\n\
+                 function offer_swapped() game.offer('toll', 2, 1, 'b') end\n";
     let folder = common::write_mod(
         "hooked_toll",
         &[("mod.toml", manifest.as_bytes()), ("data.toml", data.as_bytes()), ("hooks/toll.lua", hooks.as_bytes())],
@@ -282,6 +287,11 @@ phases = [{ id = "main", actions = ["ask", "wrong"] }]
         .unwrap_err()
         .to_string();
     assert!(error.contains("toll.lua:2") && error.contains("`ask` is not a response"), "{error}");
+    let error = engine
+        .apply(&mut state.clone(), &Action::rule(rule(&rules, "swapped"), &[]), &mut Events::discard())
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("the seat comes first, then the action: game.offer(seat, \"toll\", …)"), "{error}");
     engine.apply(&mut state, &Action::rule(rule(&rules, "ask"), &[]), &mut Events::discard()).unwrap();
     let b = space(&state, "b");
     assert_eq!(state.to_act(), 1);

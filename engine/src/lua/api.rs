@@ -457,6 +457,17 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
     }));
     api!("offer", |_lua, a| with(_lua, |c| {
         writable(c, "offer")?;
+        // The rules language writes the action first (`offer("id", seat, …)`); say so when a
+        // hook does that here.
+        if let (LuaValue::String(first), Ok(_)) = (arg(&a, 0), seat_arg(c, &arg(&a, 1), "offer")) {
+            let first = first.to_string_lossy();
+            if c.rules.actions.iter().any(|x| x.id == first) {
+                return err(format!(
+                    "offer: the seat comes first, then the action: game.offer(seat, \"{}\", …)",
+                    shown(&first)
+                ));
+            }
+        }
         let seat = seat_arg(c, &arg(&a, 0), "offer")?;
         let name = name_arg(&arg(&a, 1), "offer")?;
         let index = lookup(c.rules.actions.iter().map(|x| x.id.clone()), &name, "action", "offer")?;

@@ -2418,6 +2418,17 @@ impl Compiler<'_> {
         if let Some(var) = index_of(&self.names.vars, name) {
             return Some((Expr::Read(Read::Var(var)), Type::Int));
         }
+        // A function or a formula written without its parentheses: say how to call it.
+        if ["seat_count", "space_count", "active_seats"].contains(&name) {
+            let message = format!("`{name}` is a function, called with parentheses");
+            self.problem(Some(span), message, Some(format!("{name}()")));
+            return None;
+        }
+        if self.names.formulas.iter().any(|f| f == name) {
+            let message = format!("`{name}` is a formula of `[formulas]`, called with parentheses: `{name}(…)`");
+            self.problem(Some(span), message, None);
+            return None;
+        }
         let mut known: Vec<String> = scope.slots[..scope.visible].iter().map(|s| s.name.clone()).collect();
         known.extend(self.names.vars.iter().cloned());
         known.extend(["turn", "round", "match", "current", "phase", "none"].map(String::from));
