@@ -94,7 +94,8 @@ impl SearchPlayer {
             let entry = ranked.remove(at);
             ranked.insert(first_of_its_score, entry);
         }
-        ranked.truncate(self.budget.width);
+        let width = engine.rules().data.ai.search_width.map_or(self.budget.width, |w| w as usize);
+        ranked.truncate(width);
         let greedy = ranked.iter().position(|(_, reaches_min, _)| *reaches_min);
         let mut out: Vec<Action> = ranked.into_iter().map(|(_, _, a)| a).collect();
         let greedy = greedy.unwrap_or(out.len());
@@ -187,7 +188,8 @@ impl Player for SearchPlayer {
         }
         // The same sampled dice for every candidate, so they are compared on equal luck.
         self.seeds.clear();
-        for _ in 0..self.budget.rollouts {
+        let futures = rules.data.ai.search_futures.unwrap_or(self.budget.rollouts);
+        for _ in 0..futures {
             let seed = self.rng.next_u64();
             self.seeds.push(seed);
         }

@@ -138,6 +138,16 @@ pub struct AiDef {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1, max = 100))]
     pub rollout_rounds: Option<u32>,
+    /// How many of its best-scored actions the hard player weighs by playing them ahead
+    /// (passing is always weighed too); 6 when absent. Fewer for a game whose rounds are long,
+    /// so a decision stays quick.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 32))]
+    pub search_width: Option<u32>,
+    /// How many sampled futures the hard player plays each weighed action in; 12 when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 64))]
+    pub search_futures: Option<u32>,
 }
 
 /// A number declared by name: a space counter, seat resource, piece stat or game variable.
