@@ -677,6 +677,16 @@ fn fold<E: Env>(env: &mut E, aggregate: &Aggregate, frame: &[Value]) -> Result<V
         LoopKind::Piece => env.state().pieces.len(),
     };
     let _steps = LoopSteps::enter(count)?;
+    // A loop over spaces whose condition starts with `tagged(space, "tag")` skips the spaces
+    // of other terrains without the evaluator: nearest-of-a-kind searches ask it per candidate.
+    let space_tag = match (&aggregate.kind, &aggregate.condition) {
+        (LoopKind::Space, Some(condition)) => leading_space_tag(condition, aggregate.slot),
+        _ => None,
+    };
+    let terrain_has_tag: Vec<bool> = match space_tag {
+        Some(tag) => env.rules().terrain.iter().map(|t| t.tags.contains(&tag)).collect(),
+        None => Vec::new(),
+    };
     let mut matched = 0i64;
     let mut sum = Value::Int(0);
     let mut best: Option<Value> = None;
@@ -684,7 +694,15 @@ fn fold<E: Env>(env: &mut E, aggregate: &Aggregate, frame: &[Value]) -> Result<V
     for i in 0..count {
         local[slot] = match aggregate.kind {
             LoopKind::Seat => Value::Seat(i as u8),
-            LoopKind::Space => Value::Space(i as u32),
+            LoopKind::Space => {
+                if space_tag.is_some() {
+                    let terrain = env.state().board.space(i as u32).terrain as usize;
+                    if !terrain_has_tag.get(terrain).copied().unwrap_or(false) {
+                        continue;
+                    }
+                }
+                Value::Space(i as u32)
+            }
             LoopKind::Piece => {
                 let piece = &env.state().pieces[i];
                 if !piece.alive || piece.space == NO_SPACE {
@@ -736,6 +754,17 @@ fn fold<E: Env>(env: &mut E, aggregate: &Aggregate, frame: &[Value]) -> Result<V
             }
         }
     })
+}
+
+/// The tag of a condition `tagged(<loop space>, "tag")`, alone or first of an `and`.
+fn leading_space_tag(condition: &Expr, slot: u16) -> Option<u16> {
+    match condition {
+        Expr::And(first, _) => leading_space_tag(first, slot),
+        Expr::Call(Func::Tagged(tag, TagOf::Space), args) if matches!(args.as_slice(), [Expr::Slot(s)] if *s == slot) => {
+            Some(*tag)
+        }
+        _ => None,
+    }
 }
 
 fn seat_value(seat: u8) -> Value {
