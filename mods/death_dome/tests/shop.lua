@@ -47,3 +47,31 @@ test("a unit carries three items at most, and credits must cover the price", fun
   g:set_resource(1, "credits", 120000)
   expect_eq(offered(g, h.RED_SCOUT), { "flak_vest", "pistol" }, "the items of 120,000 or less a scout may carry")
 end)
+
+test("a purchase turn may instead offer an item to another team; the buyer takes it for a unit", function()
+  local g = scenario.new{ seed = 1, seats = 2 }
+  g:give(h.RED_SCOUT, "spider_legs")
+  g:set_stat(h.RED_SCOUT, "movement", 7)
+  g:act{ action = "offer_item", who = h.RED_SCOUT, item = "spider_legs", buyer = 2, price = 2 }
+  expect_eq(g:seat_to_act(), 2, "blue answers the offer")
+  local legs = { piece = h.RED_SCOUT, item = "spider_legs" }
+  g:act{ action = "buy_item", from = h.RED_SCOUT, item = legs, price = 2, unit = h.BLUE_SCOUT, seat = 2 }
+  expect_eq({ g:resource(1, "credits"), g:resource(2, "credits") }, { 1100000, 900000 })
+  expect_eq(g:items(h.RED_SCOUT), { "knife" })
+  expect_eq(g:items(h.BLUE_SCOUT), { "knife", "spider_legs" })
+  expect_eq({ g:stat(h.RED_SCOUT, "movement"), g:stat(h.BLUE_SCOUT, "movement") }, { 6, 7 })
+end)
+
+test("an offer may be declined; a starting weapon is never offered; one offer a shop", function()
+  local g = scenario.new{ seed = 1, seats = 2 }
+  g:give(h.RED_SCOUT, "pistol")
+  h.refused(g, { action = "offer_item", who = h.RED_SCOUT, item = "knife", buyer = 2, price = 1 })
+  g:act{ action = "offer_item", who = h.RED_SCOUT, item = "pistol", buyer = 2, price = 20 }
+  g:pass()
+  expect_eq(g:items(h.RED_SCOUT), { "knife", "pistol" })
+  expect_eq(g:resource(2, "credits"), 1000000)
+  -- One offer a shop: red's next purchase turn may buy but not offer again.
+  g:act{ action = "buy", who = h.BLUE_SCOUT, what = "pistol" }
+  expect_eq(g:current_seat(), 1)
+  h.refused(g, { action = "offer_item", who = h.RED_SCOUT, item = "pistol", buyer = 2, price = 1 })
+end)
