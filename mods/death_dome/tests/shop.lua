@@ -75,3 +75,14 @@ test("an offer may be declined; a starting weapon is never offered; one offer a 
   expect_eq(g:current_seat(), 1)
   h.refused(g, { action = "offer_item", who = h.RED_SCOUT, item = "pistol", buyer = 2, price = 1 })
 end)
+
+test("computer players answer offers but make none: a shop of spent teams ends", function()
+  local g = scenario.new{ seed = 1, seats = 2 }
+  g:give(h.RED_SCOUT, "pistol")
+  g:set_resource(1, "credits", 0)
+  g:set_resource(2, "credits", 0)
+  g:play("medium", 1)
+  expect_eq(g:resource(1, "offers_made"), 0, "red passed rather than offer its pistol")
+  g:play("medium", 1)
+  expect_eq({ g:round(), g:current_seat() }, { 1, 1 }, "both passed: the match begins")
+end)
