@@ -325,9 +325,6 @@ pub(crate) fn build(view: &GridView, ctx: &mut BuildContext) -> Result<Board, St
         for (edge, terrain) in walls {
             edges[edge].wall = Some(terrain);
         }
-        if matches!(lattice.shape, LatticeShape::Square { diagonals: true }) {
-            close_walled_corners(&spaces, &mut edges);
-        }
     }
 
     let (columns, rows) = (lattice.columns, lattice.rows);
@@ -335,44 +332,10 @@ pub(crate) fn build(view: &GridView, ctx: &mut BuildContext) -> Result<Board, St
         LatticeShape::Square { diagonals } => Topology::Square { columns, rows, diagonals },
         LatticeShape::Hex(offset) => Topology::Offset { columns, rows, offset },
     };
-    Board::assemble(topology, spaces, edges, Vec::new())
-}
-
-/// On an eight-neighbour grid, a diagonal step cuts no wall's corner: a diagonal link with no
-/// wall of its own takes one when both ways around its corner are walled — each of the two
-/// squares beside the step is behind a wall from one end (a straight wall through the corner,
-/// or an L closing one end in). A single wall ending at the corner leaves the step open, as a
-/// piece can go round it. The step takes a wall of the first way round (by the square in the
-/// start's row), so that wall's terrain's cost and sight apply to it.
-fn close_walled_corners(spaces: &[Space], edges: &mut [Edge]) {
-    let at: HashMap<(i32, i32), SpaceId> =
-        spaces.iter().enumerate().map(|(id, space)| ((space.col, space.row), id as SpaceId)).collect();
-    let walls: HashMap<(SpaceId, SpaceId), TerrainId> =
-        edges.iter().filter_map(|e| e.wall.map(|wall| ((e.a.min(e.b), e.a.max(e.b)), wall))).collect();
-    let wall_between = |p: Option<&SpaceId>, q: Option<&SpaceId>| -> Option<TerrainId> {
-        let (&p, &q) = (p?, q?);
-        walls.get(&(p.min(q), p.max(q))).copied()
-    };
-    let mut closed = Vec::new();
-    for (index, edge) in edges.iter().enumerate() {
-        let (a, b) = (&spaces[edge.a as usize], &spaces[edge.b as usize]);
-        if edge.wall.is_some() || a.col == b.col || a.row == b.row {
-            continue;
-        }
-        // The two squares beside the step: sharing a column with one end and a row with the other.
-        let beside_a = at.get(&(b.col, a.row));
-        let beside_b = at.get(&(a.col, b.row));
-        let (from, to) = (at.get(&(a.col, a.row)), at.get(&(b.col, b.row)));
-        // Round by `beside_a`: from `a` across to it, then down to `b`; round by `beside_b` likewise.
-        let first_way = [wall_between(from, beside_a), wall_between(beside_a, to)];
-        let second_way = [wall_between(from, beside_b), wall_between(beside_b, to)];
-        let first_closed = first_way.iter().find_map(|w| *w);
-        let second_closed = second_way.iter().find_map(|w| *w);
-        if let (Some(wall), Some(_)) = (first_closed, second_closed) {
-            closed.push((index, wall));
-        }
+    let walled = !view.walls.is_empty();
+    let mut board = Board::assemble(topology, spaces, edges, Vec::new())?;
+    if walled && matches!(lattice.shape, LatticeShape::Square { diagonals: true }) {
+        board.close_walled_corners();
     }
-    for (index, wall) in closed {
-        edges[index].wall = Some(wall);
-    }
+    Ok(board)
 }

@@ -686,6 +686,38 @@ impl Board {
         Some(nearest.iter().flatten().filter_map(|&step| self.step_from(to, step)).collect())
     }
 
+    /// On an eight-neighbour grid, the wall that closes the corner a diagonal step from `a` to
+    /// `b` would cut: when both ways round it are walled on the squares' sides (a straight wall
+    /// through the corner, or an L closing one end in), a wall of the first way round (by the
+    /// square in `a`'s row). `None` when a way round is open — a single wall ending at the
+    /// corner — or `a` and `b` are not diagonal neighbours.
+    pub fn corner_wall(&self, a: SpaceId, b: SpaceId) -> Option<TerrainId> {
+        let (p, q) = (self.get_space(a)?, self.get_space(b)?);
+        if (p.col - q.col).abs() != 1 || (p.row - q.row).abs() != 1 {
+            return None;
+        }
+        let wall = |x: Option<SpaceId>, y: Option<SpaceId>| {
+            let (x, y) = (x?, y?);
+            self.edge_between(x, y).and_then(|edge| self.edges[edge as usize].wall)
+        };
+        let (beside_a, beside_b) = (self.space_at(q.col, p.row), self.space_at(p.col, q.row));
+        let first_way = wall(Some(a), beside_a).or_else(|| wall(beside_a, Some(b)))?;
+        wall(Some(a), beside_b).or_else(|| wall(beside_b, Some(b)))?;
+        Some(first_way)
+    }
+
+    /// Gives every diagonal link without a wall of its own the wall of the corner it would cut
+    /// ([`Board::corner_wall`]), so no step cuts a wall's corner and its cost and sight apply.
+    pub(crate) fn close_walled_corners(&mut self) {
+        let closed: Vec<(usize, TerrainId)> = (0..self.edges.len())
+            .filter(|&i| self.edges[i].wall.is_none())
+            .filter_map(|i| self.corner_wall(self.edges[i].a, self.edges[i].b).map(|wall| (i, wall)))
+            .collect();
+        for (edge, wall) in closed {
+            self.edges[edge].wall = Some(wall);
+        }
+    }
+
     /// The space one lattice step from `space`, when it is on the board and linked to it.
     fn step_from(&self, space: SpaceId, (dx, dy): (i64, i64)) -> Option<SpaceId> {
         let at = self.get_space(space)?;

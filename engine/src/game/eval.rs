@@ -683,10 +683,6 @@ fn fold<E: Env>(env: &mut E, aggregate: &Aggregate, frame: &[Value]) -> Result<V
         (LoopKind::Space, Some(condition)) => leading_space_tag(condition, aggregate.slot),
         _ => None,
     };
-    let terrain_has_tag: Vec<bool> = match space_tag {
-        Some(tag) => env.rules().terrain.iter().map(|t| t.tags.contains(&tag)).collect(),
-        None => Vec::new(),
-    };
     let mut matched = 0i64;
     let mut sum = Value::Int(0);
     let mut best: Option<Value> = None;
@@ -695,9 +691,9 @@ fn fold<E: Env>(env: &mut E, aggregate: &Aggregate, frame: &[Value]) -> Result<V
         local[slot] = match aggregate.kind {
             LoopKind::Seat => Value::Seat(i as u8),
             LoopKind::Space => {
-                if space_tag.is_some() {
+                if let Some(tag) = space_tag {
                     let terrain = env.state().board.space(i as u32).terrain as usize;
-                    if !terrain_has_tag.get(terrain).copied().unwrap_or(false) {
+                    if !env.rules().terrain.get(terrain).is_some_and(|t| t.tags.contains(&tag)) {
                         continue;
                     }
                 }

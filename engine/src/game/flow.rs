@@ -101,9 +101,7 @@ pub(crate) fn start_game(cx: &mut WriteCx) -> Result<(), RuleError> {
     check_end(cx)?;
     if cx.state.outcome.is_none() {
         cx.state.turn.match_number = 1;
-        // A game whose matches open with an interlude starts with it, at round 0.
-        cx.state.turn.interlude = cx.rules.interlude;
-        cx.state.turn.round = if cx.rules.interlude { 0 } else { 1 };
+        open_match(cx);
         start_turn(cx)?;
     }
     Ok(())
@@ -215,9 +213,9 @@ pub(crate) fn end_turn(cx: &mut WriteCx) -> Result<(), RuleError> {
 fn next_interlude_turn(cx: &mut WriteCx, seat: u8) -> Result<(), RuleError> {
     let turn = &mut cx.state.turn;
     turn.idle_turns = if turn.acted { 0 } else { turn.idle_turns + 1 };
-    let playing = cx.state.active_seats() as u32;
-    let count = cx.state.seats.len();
-    if cx.state.turn.idle_turns >= playing {
+    // The seat to look from: the next after this one, or, when the match begins, the first
+    // seat itself.
+    let (from, skip) = if cx.state.turn.idle_turns >= cx.state.active_seats() as u32 {
         let first = cx.state.turn.first_seat;
         run(cx, &cx.rules.interlude_end, first, || "turn.interlude.on_end".into())?;
         check_end(cx)?;
@@ -227,25 +225,26 @@ fn next_interlude_turn(cx: &mut WriteCx, seat: u8) -> Result<(), RuleError> {
         cx.state.turn.interlude = false;
         cx.state.turn.idle_turns = 0;
         cx.state.turn.round = 1;
-        // The match begins with the first seat, or the next one still playing.
-        for step in 0..count {
-            let next = (first as usize + step) % count;
-            if cx.state.seats[next].status == SeatStatus::Active {
-                cx.state.turn.seat = next as u8;
-                return start_turn(cx);
-            }
-        }
+        (first as usize, 0)
     } else {
-        for step in 1..=count {
-            let next = (seat as usize + step) % count;
-            if cx.state.seats[next].status == SeatStatus::Active {
-                cx.state.turn.seat = next as u8;
-                return start_turn(cx);
-            }
+        (seat as usize, 1)
+    };
+    let count = cx.state.seats.len();
+    for step in skip..count + skip {
+        let next = (from + step) % count;
+        if cx.state.seats[next].status == SeatStatus::Active {
+            cx.state.turn.seat = next as u8;
+            return start_turn(cx);
         }
     }
     finish(cx, Outcome::Draw { shares: Vec::new() });
     Ok(())
+}
+
+/// A match opens: with its interlude (round 0) when the mod has one, else at round 1.
+fn open_match(cx: &mut WriteCx) {
+    cx.state.turn.interlude = cx.rules.interlude;
+    cx.state.turn.round = if cx.rules.interlude { 0 } else { 1 };
 }
 
 /// Ends the current match: its effects and triggers, then the next match or, after the last
@@ -263,9 +262,7 @@ fn end_match(cx: &mut WriteCx) -> Result<(), RuleError> {
         return finish_by_score(cx);
     }
     cx.state.turn.match_number += 1;
-    // The next match opens with its interlude (round 0).
-    cx.state.turn.interlude = cx.rules.interlude;
-    cx.state.turn.round = if cx.rules.interlude { 0 } else { 1 };
+    open_match(cx);
     Ok(())
 }
 

@@ -239,7 +239,9 @@ impl Geometry {
                 self.links.push((edge.a, edge.b, edge.one_way, edge.wall.is_some()));
                 shortest = shortest.min(a.distance(b));
             } else if let Some(terrain) = edge.wall
-                && !implied_corner_wall(board, edge.a, edge.b)
+                // A diagonal link's wall that only closes a corner walls on the sides already
+                // close would cross the corner out.
+                && board.corner_wall(edge.a, edge.b).is_none()
             {
                 let middle = a + (b - a) * 0.5;
                 let along = (b - a).normalized().rot90() * 0.5;
@@ -871,19 +873,4 @@ pub fn space_tooltip(ui: &mut egui::Ui, rules: &Ruleset, state: &GameState, spac
             }
         }
     }
-}
-
-/// Whether the wall on a diagonal link only closes a corner that walls on the squares' sides
-/// already close (the engine adds such walls so no step cuts a corner): drawing it would cross
-/// out the corner.
-fn implied_corner_wall(board: &Board, a: u32, b: u32) -> bool {
-    let (p, q) = (board.space(a), board.space(b));
-    if p.col == q.col || p.row == q.row {
-        return false;
-    }
-    let walled = |x: Option<u32>, y: Option<u32>| {
-        x.zip(y).and_then(|(x, y)| board.edge_between(x, y)).is_some_and(|edge| board.edge(edge).wall.is_some())
-    };
-    let (beside_a, beside_b) = (board.space_at(q.col, p.row), board.space_at(p.col, q.row));
-    (walled(Some(a), beside_a) || walled(beside_a, Some(b))) && (walled(Some(a), beside_b) || walled(beside_b, Some(b)))
 }
