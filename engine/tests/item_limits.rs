@@ -1,6 +1,6 @@
 //! Which pieces may hold which items, and how many: an item's `holders` (the piece kinds of its
-//! deck), a piece kind's `max_items`, `can_hold(piece, item)` and `held_count(piece)` in the rules
-//! language, `give` refused beyond them, and `drop(held)` to take an item back.
+//! deck), a piece kind's `max_items`, `can_hold(piece, item)`, `held_count(piece)` and `held_count(piece, item)` in the
+//! rules language, `give` refused beyond them, and `drop(held)` to take an item back.
 
 mod common;
 
@@ -132,6 +132,27 @@ fn drop_takes_an_item_back_and_the_later_ones_move_up() {
     assert_eq!(held(&rules, &state, 0), ["cannon"], "the cannon moved up");
     assert!(events.list()[mark..].iter().any(|e| matches!(e, Event::ItemDropped { piece: 0, position: 0, .. })));
     assert_eq!(offered(&rules, &mut engine, &state, 0), ["cannon", "vest", "kit"], "room again");
+}
+
+#[test]
+fn held_count_of_one_kind_counts_that_kind_alone() {
+    // One of each kind a piece: the gunner starts with a vest, so it is offered none.
+    let once = SHOP.replace(
+        "where = \"can_hold(who, what)\"",
+        "where = \"can_hold(who, what) and held_count(who, what) == 0 and held_count(who, 'kit') + held_count(who) < 3\"",
+    );
+    let rules = load("item_once", &once).unwrap_or_else(|e| panic!("{e}"));
+    let (mut engine, mut state, _) = new_game(&rules, 1, 2);
+    assert_eq!(offered(&rules, &mut engine, &state, 0), ["cannon", "kit"], "the gunner holds a vest");
+    assert_eq!(offered(&rules, &mut engine, &state, 1), ["vest", "kit"]);
+    let mut events = Events::recording();
+    engine.apply(&mut state, &Action::rule(rule(&rules, "buy"), &[1, item(&rules, "kit")]), &mut events).unwrap();
+    // The medic holds a kit: held_count(who, 'kit') + held_count(who) is 2, so one more fits —
+    // the vest; a second kit is refused by its own kind's count.
+    assert_eq!(offered(&rules, &mut engine, &state, 1), ["vest"]);
+    let misspelt = once.replace("held_count(who, 'kit')", "held_count(who, 'kitt')");
+    let text = load("item_once_misspelt", &misspelt).unwrap_err();
+    assert!(text.contains("kitt") && text.contains("did you mean `kit`"), "{text}");
 }
 
 #[test]

@@ -530,7 +530,9 @@ pub struct PhaseDef {
     /// The actions offered in this phase; every action when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub actions: Vec<String>,
-    /// The most times each action may be taken in this phase (unlimited when not listed).
+    /// The most times each action (or action group) may be taken in this phase (unlimited when
+    /// not listed). The rules read what is used with `used("group")`, and `refund("group", n)`
+    /// gives uses back (a card's "one more action").
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub budget: IndexMap<String, u32>,
     /// Whether the seat may pass this phase without taking any action.

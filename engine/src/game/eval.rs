@@ -902,10 +902,24 @@ fn call<E: Env>(env: &mut E, func: Func, args: &[Expr], frame: &[Value]) -> Resu
                 _ => Value::Int(0),
             }
         }
-        Func::HeldCount => match arg(env, 0).map(|target| piece(env.state(), target))? {
-            Some(p) => Value::Int(env.state().pieces[p].items.len() as i64),
-            None => Value::Int(0),
-        },
+        Func::Used(slot) => Value::Int(env.state().turn.used.get(slot as usize).map_or(0, |&used| i64::from(used))),
+        Func::HeldCount => {
+            let holder = arg(env, 0).map(|target| piece(env.state(), target))?;
+            let kind = match args.get(1) {
+                Some(_) => match arg(env, 1)? {
+                    Value::Id(item) => Some(item),
+                    _ => return Ok(Value::Int(0)),
+                },
+                None => None,
+            };
+            match holder {
+                Some(p) => Value::Int(
+                    env.state().pieces[p].items.iter().filter(|held| kind.is_none_or(|k| held.item == k)).count()
+                        as i64,
+                ),
+                None => Value::Int(0),
+            }
+        }
         Func::CanHold => {
             let holder = arg(env, 0)?;
             let target = piece(env.state(), holder);
@@ -1042,8 +1056,10 @@ pub(crate) fn walk_cost(rules: &Ruleset, state: &GameState, scratch: &mut Scratc
 
 /// Whether a straight line between the centres of two spaces passes no space and crosses no
 /// wall whose terrain has `blocks_sight`; false where the board cannot say (the compiler refuses
-/// `line_of_sight` on boards without cells).
-pub(crate) fn line_of_sight(rules: &Ruleset, state: &GameState, scratch: &mut Scratch, a: u32, b: u32) -> bool {
+/// `line_of_sight` on boards without cells). Heights count as in the rules (a blocking terrain with
+/// a height hides only what it rises above). Public so that a screen can show what a space sees
+/// exactly as the rules judge it.
+pub fn line_of_sight(rules: &Ruleset, state: &GameState, scratch: &mut Scratch, a: u32, b: u32) -> bool {
     let level = |space: u32| {
         state
             .board
@@ -1426,6 +1442,12 @@ fn target_card(cx: &mut WriteCx, e: &Expr, frame: &[Value]) -> Result<u16, RuleE
 fn run_proc(cx: &mut WriteCx, proc: Proc, args: &[Expr], frame: &mut Vec<Value>) -> Result<(), RuleError> {
     match proc {
         Proc::EndTurn => cx.flow.end_turn = true,
+        Proc::Refund(slot) => {
+            let back = eval(cx, &args[1], frame)?.as_int().clamp(0, i64::from(u32::MAX)) as u32;
+            if let Some(used) = cx.state.turn.used.get_mut(slot as usize) {
+                *used = used.saturating_sub(back);
+            }
+        }
         Proc::Leave => {
             let seat = target_seat(cx, &args[0], frame)?;
             super::flow::seat_leaves(cx, seat)?;

@@ -2006,6 +2006,25 @@ impl Compiler<'_> {
         }
     }
 
+    /// The budget slot a quoted action or action group names, as the first argument of `used`
+    /// and `refund`; a problem (with a "did you mean") when it names none.
+    fn budget_slot_argument(&mut self, name: &str, name_span: Span, args: &[Ast]) -> Option<u16> {
+        let Some(AstKind::Str(group)) = args.first().map(|a| &a.kind) else {
+            let message =
+                format!("the first argument of `{name}` is a quoted action or action group, e.g. {name}(\"deed\")");
+            self.problem(Some(args.first().map_or(name_span, |a| a.span)), message, None);
+            return None;
+        };
+        match index_of(&self.names.budgets, group) {
+            Some(slot) => Some(slot),
+            None => {
+                let budgets = self.names.budgets.clone();
+                self.unknown(Some(args[0].span), "action or action group", group, &budgets);
+                None
+            }
+        }
+    }
+
     /// Compiles a procedure call; `None` when `name` is not a procedure (it may be a function).
     fn procedure(&mut self, name: &str, name_span: Span, args: &[Ast], scope: &mut Scope) -> Option<Option<Stmt>> {
         let (proc, expected): (Proc, Vec<Type>) = match name {
@@ -2058,6 +2077,12 @@ impl Compiler<'_> {
                 };
                 let (index, _) = self.strings.insert_full(label.clone(), ());
                 (Proc::RevealValue(index as u16), vec![Type::Text, Type::Int])
+            }
+            "refund" => {
+                let Some(slot) = self.budget_slot_argument(name, name_span, args) else {
+                    return Some(None);
+                };
+                (Proc::Refund(slot), vec![Type::Text, Type::Int])
             }
             "offer" => {
                 let Some(first) = args.first() else {
@@ -2926,12 +2951,24 @@ impl Compiler<'_> {
                 let (card, _) = self.expect_type(&args[1], scope, Type::Id(IdKind::Card))?;
                 Some((Expr::Call(Func::Attached, vec![piece, card]), Type::Int))
             }
-            "held_count" => {
+            "used" => {
                 if !arity(self, 1) {
                     return None;
                 }
+                let slot = self.budget_slot_argument(name, name_span, args)?;
+                Some((Expr::Call(Func::Used(slot), vec![]), Type::Int))
+            }
+            "held_count" => {
+                // `held_count(piece)` counts every item; `held_count(piece, item)` one kind.
+                if args.len() != 2 && !arity(self, 1) {
+                    return None;
+                }
                 let (piece, _) = self.expect_type(&args[0], scope, Type::Piece)?;
-                Some((Expr::Call(Func::HeldCount, vec![piece]), Type::Int))
+                let mut compiled = vec![piece];
+                if let Some(item) = args.get(1) {
+                    compiled.push(self.expect_type(item, scope, Type::Id(IdKind::Item))?.0);
+                }
+                Some((Expr::Call(Func::HeldCount, compiled), Type::Int))
             }
             "can_hold" => {
                 if !arity(self, 2) {
@@ -3143,7 +3180,7 @@ impl Compiler<'_> {
             "count_of" | "sum_of" | "min_of" | "max_of" | "random_of" => self.aggregate(name, name_span, args, scope),
             "end_turn" | "leave" | "eliminate" | "win" | "draw" | "deal_spaces" | "place" | "remove" | "shuffle"
             | "draw_cards" | "discard" | "log" | "give" | "offer" | "reveal_value" | "reveal_hand" | "reveal_card"
-            | "give_card" | "return_card" | "attach" | "detach" => {
+            | "give_card" | "return_card" | "attach" | "detach" | "refund" => {
                 self.problem(
                     Some(name_span),
                     format!("`{name}` is a statement; it cannot be part of an expression"),

@@ -479,7 +479,9 @@ pub enum Func {
     Attached,
     /// Cards a piece holds attached, of every kind.
     AttachedCount,
-    /// How many items a piece holds.
+    /// How often the current phase has used a budget slot (an action or action group).
+    Used(u16),
+    /// How many items a piece holds: piece, and optionally one item kind to count alone.
     HeldCount,
     /// Whether a piece may be given an item: its kind is among the item's `holders` and it holds
     /// fewer than its kind's `max_items` (or the item replaces one in its slot).
@@ -594,6 +596,8 @@ pub enum LoopKind {
 pub enum Proc {
     /// Ends the current turn (runs the remaining phases' and the turn's end effects).
     EndTurn,
+    /// Gives back uses of a budget slot in the current phase (never below none used).
+    Refund(u16),
     /// The seat leaves: it takes no more turns, keeps what it has, still defends.
     Leave,
     /// The seat is out of the game.

@@ -325,7 +325,20 @@ pub const FUNCTIONS: &[Entry] = &[
         "beyond(from, to, who.space)",
     ),
     entry("pieces_at(space)", "number", "How many pieces stand on the space.", "pieces_at(to) == 0"),
+    entry(
+        "used(\"group\")",
+        "number",
+        "How often the current phase has used an action, or an action group, against the phase's \
+         `budget` (what `refund` gave back is not counted).",
+        "used(\"try\") == 0",
+    ),
     entry("held_count(piece)", "number", "How many items the piece holds.", "held_count(who) < 3"),
+    entry(
+        "held_count(piece, item)",
+        "number",
+        "How many items of one kind (a quoted item id or an item value) the piece holds.",
+        "held_count(who, \"bow\") > 0",
+    ),
     entry(
         "can_hold(piece, item)",
         "yes/no",
@@ -570,6 +583,14 @@ pub const STATEMENTS: &[Entry] = &[
         "Takes a held item from its piece (sold back, thrown away); the piece's later items move up \
          one position, so other held values of the same piece read afterwards may name another item.",
         "drop(weapon)",
+    ),
+    only(
+        Place::Effects,
+        "refund(\"group\", n)",
+        "",
+        "Gives back `n` uses of an action, or an action group, in the current phase's `budget` (never \
+         below none used): a card's \"one more action\". A use not yet taken cannot be given back.",
+        "refund(\"try\", 1)",
     ),
     only(Place::Effects, "shuffle(\"deck\")", "", "Shuffles a deck's draw pile.", "shuffle(\"main\")"),
     only(

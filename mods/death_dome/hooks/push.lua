@@ -27,7 +27,7 @@ function push_to(attacker, target, onto)
     if game.terrain(onto) == "lava" then
       game.log("Knocked into the lava!")
       game.set_stat(target, "vitae", 0)
-      game.offer(game.piece_owner(attacker), "imprison", target)
+      game.offer(game.piece_owner(attacker), "imprison", target, 1)
     else
       game.log("Knocked back.")
     end

@@ -18,9 +18,25 @@ function helpers.game(options)
   local seats = options.seats or 2
   local g = scenario.new{ seed = options.seed or 1, seats = seats }
   for _ = 1, seats do g:pass() end
+  helpers.stay_put(g)
   for piece, label in pairs(options.at or {}) do g:move_piece(piece, label) end
   for seat, cards in pairs(options.hands or {}) do g:set_hand(seat, "special", cards) end
   return g
+end
+
+-- Answers every `station` offer waiting (the start of a match) by leaving the unit where it is.
+function helpers.stay_put(g)
+  local waiting = true
+  while waiting do
+    waiting = false
+    for _, record in ipairs(g:legal()) do
+      if record.action == "station" and record.at == g:piece_space(record.unit) then
+        g:act(record)
+        waiting = true
+        break
+      end
+    end
+  end
 end
 
 -- The squares `action` offers `who` as `to`, sorted.

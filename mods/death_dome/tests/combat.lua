@@ -40,7 +40,7 @@ test("a killed unit goes to the jail the killer's team chooses, which scores a k
     hands = { [1] = { "power_4" }, [2] = {} } }
   h.fight(g, h.RED_WARRIOR, h.BLUE_SCOUT, { "power_4" }, {})
   expect_eq(g:seat_to_act(), 1, "red chooses the jail")
-  g:act{ action = "imprison", victim = h.BLUE_SCOUT, jail = "Q08", seat = 1 }
+  g:act{ action = "imprison", victim = h.BLUE_SCOUT, scores = 1, jail = "Q08", seat = 1 }
   expect_eq(g:piece_space(h.BLUE_SCOUT), "Q08")
   expect_eq(g:resource(1, "kills"), 1)
   g:pass()

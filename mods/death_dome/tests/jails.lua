@@ -13,6 +13,12 @@ test("releasing a jail sends every unit in it to its team's base", function()
   local red, blue = g:piece_space(h.RED_SCOUT), g:piece_space(h.BLUE_SCOUT)
   expect(red:match("^[ABC]0[012]$"), "red's scout is in red's base: " .. red)
   expect(blue:match("^[OPQ]0[012]$"), "blue's scout is in blue's base: " .. blue)
+  -- Each team chooses where its released unit stands: red first (the release's order), then blue.
+  expect_eq(g:seat_to_act(), 1)
+  h.refused(g, { action = "station", unit = h.RED_SCOUT, at = "B02", seat = 1 }, "`at` does not satisfy")
+  g:act{ action = "station", unit = h.RED_SCOUT, at = "A01", seat = 1 }
+  g:act{ action = "station", unit = h.BLUE_SCOUT, at = "Q02", seat = 2 }
+  expect_eq({ g:piece_space(h.RED_SCOUT), g:piece_space(h.BLUE_SCOUT) }, { "A01", "Q02" })
   expect_eq(g:piece_space(h.RED_GUNNER), "Q08", "the other jail is not released")
   -- The second unit phase remains: the released scout may take it at once.
   g:pass()

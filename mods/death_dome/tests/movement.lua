@@ -45,10 +45,11 @@ test("a wall is never walked through, nor its corner cut", function()
 end)
 
 test("a unit phase is one unit's move and one action, in either order; the second may use it again", function()
-  local g = h.game{ at = { [h.RED_WARRIOR] = "E03" } }
+  -- No cards in hand: a Rally, Second Wind or Quick Step would keep the phase open.
+  local g = h.game{ at = { [h.RED_WARRIOR] = "E03" }, hands = { [1] = {} } }
   g:act{ action = "move", who = h.RED_WARRIOR, to = "E02" }
   h.refused(g, { action = "move", who = h.RED_SCOUT, to = "D01" })
-  h.refused(g, { action = "move", who = h.RED_WARRIOR, to = "E03" }, "move")
+  h.refused(g, { action = "move", who = h.RED_WARRIOR, to = "E03" }, "`moving` was already taken")
   g:act{ action = "capture", who = h.RED_WARRIOR }
   expect_eq(g:owner("E02"), 1)
   -- Move and action spent: the second unit phase begins, and may use the warrior again.
@@ -59,7 +60,7 @@ test("a unit phase is one unit's move and one action, in either order; the secon
 end)
 
 test("the action may come first; then the move ends the phase's use of the unit", function()
-  local g = h.game{ at = { [h.RED_WARRIOR] = "E02" } }
+  local g = h.game{ at = { [h.RED_WARRIOR] = "E02" }, hands = { [1] = {} } }
   g:act{ action = "capture", who = h.RED_WARRIOR }
   h.refused(g, { action = "move", who = h.RED_SCOUT, to = "D01" })
   g:act{ action = "move", who = h.RED_WARRIOR, to = "G04" }

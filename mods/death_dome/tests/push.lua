@@ -54,7 +54,7 @@ test("lava behind kills: the attacker's team jails the unit and scores the kill"
   local g = knock(h.RED_WARRIOR, "E04", "F05")
   expect_eq(g:piece_space(h.BLUE_GUNNER), "G06", "knocked into the lava")
   expect_eq(g:seat_to_act(), 1)
-  g:act{ action = "imprison", victim = h.BLUE_GUNNER, jail = "A08", seat = 1 }
+  g:act{ action = "imprison", victim = h.BLUE_GUNNER, scores = 1, jail = "A08", seat = 1 }
   expect_eq(g:piece_space(h.BLUE_GUNNER), "A08")
   expect_eq(g:resource(1, "kills"), 1)
 end)

@@ -39,3 +39,19 @@ test("a turn draws 3 Special Play cards, plus 1 for every 5 control points held"
   g:pass()
   expect_eq(#g:state().seats[2].hand, 4, "blue holds 5 control points: 3 + 1")
 end)
+
+test("when the shop closes each team chooses where its units stand in its base", function()
+  local g = scenario.new{ seed = 1, seats = 2 }
+  g:pass()
+  g:pass()
+  expect_eq(g:seat_to_act(), 1, "red places its units first")
+  local squares = {}
+  for _, record in ipairs(g:legal()) do
+    if record.action == "station" then squares[#squares + 1] = record.at end
+  end
+  table.sort(squares)
+  expect_eq(squares, { "A00", "A01", "A02", "B00", "B01", "C00" }, "the warrior's square or a free one")
+  g:act{ action = "station", unit = h.RED_WARRIOR, at = "A00", seat = 1 }
+  h.stay_put(g)
+  expect_eq({ g:piece_space(h.RED_WARRIOR), g:round(), g:current_seat() }, { "A00", 1, 1 })
+end)

@@ -14,14 +14,32 @@ local function offered(g, unit)
   return out
 end
 
+-- Armour and equipment: any unit's.
+local FOR_ANYONE = {
+  "butros_charm", "butros_helm", "buzz_saw_suit", "cyber_suit", "earmuffs", "flak_vest", "hoblerones_healer",
+  "hoblerones_robe", "pain_disperser", "perfect_plans", "plutonium_core", "plutonium_plate", "riot_shield",
+  "sansachels_cloak", "sansachels_satchel", "spider_legs", "targeting_implants", "vacuum_fan", "vitae_pack",
+}
+
+-- `FOR_ANYONE` and `own`, sorted.
+local function with_deck(own)
+  local out = {}
+  for _, id in ipairs(FOR_ANYONE) do out[#out + 1] = id end
+  for _, id in ipairs(own) do out[#out + 1] = id end
+  table.sort(out)
+  return out
+end
+
 test("weapons come from the unit's own deck; armour and equipment from any", function()
   local g = scenario.new{ seed = 1, seats = 2 }
-  expect_eq(offered(g, h.RED_GUNNER), {
-    "chain_gun", "flak_vest", "plasma_cannon", "riot_shield", "spider_legs", "targeting_implants", "vitae_pack",
+  expect_eq(offered(g, h.RED_GUNNER),
+    with_deck{ "chain_gun", "plasma_cannon", "plutonium_blaster", "rocket_launcher", "telegun" })
+  expect_eq(offered(g, h.RED_WARRIOR),
+    with_deck{ "boxing_gloves", "butros_axe", "buzz_pole", "buzz_saw", "war_hammer" })
+  expect_eq(offered(g, h.RED_MEDIC), with_deck{
+    "adrenaline", "hoblerones_lancet", "medi_kit", "needle_gun", "sedative", "steroids", "toxin",
   })
-  expect_eq(offered(g, h.RED_SCOUT), {
-    "flak_vest", "grenade_launcher", "pistol", "riot_shield", "spider_legs", "targeting_implants", "vitae_pack",
-  })
+  expect_eq(offered(g, h.RED_SCOUT), with_deck{ "grenade_launcher", "kamikaze_vest", "pistol", "sansachels_blade" })
 end)
 
 test("one item a turn, paid in credits, its figures added to the unit's", function()
@@ -85,4 +103,15 @@ test("computer players answer offers but make none: a shop of spent teams ends",
   expect_eq(g:resource(1, "offers_made"), 0, "red passed rather than offer its pistol")
   g:play("medium", 1)
   expect_eq({ g:round(), g:current_seat() }, { 1, 1 }, "both passed: the match begins")
+end)
+
+test("an item sold back to the bank pays half its price and frees the unit's slot", function()
+  local g = scenario.new{ seed = 1, seats = 2 }
+  g:act{ action = "buy", who = h.RED_GUNNER, what = "riot_shield" }
+  g:pass()
+  expect_eq(g:current_seat(), 1)
+  h.refused(g, { action = "sell_back", who = h.RED_GUNNER, item = "rifle" }, "`item` does not satisfy its condition")
+  g:act{ action = "sell_back", who = h.RED_GUNNER, item = "riot_shield" }
+  expect_eq(g:resource(1, "credits"), 1000000 - 250000 + 125000)
+  expect_eq({ g:items(h.RED_GUNNER), g:stat(h.RED_GUNNER, "toughness") }, { { "rifle" }, 3 })
 end)
