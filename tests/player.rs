@@ -931,3 +931,130 @@ fn a_response_out_of_turn_is_asked_of_its_seat_with_a_decline_button() {
     assert!(session.state.turn.offers.is_empty());
     assert_eq!(session.seat(), 0, "seat 2 had stepped: its turn ended, and seat 1's began");
 }
+
+/// Death Dome in the window: the gunner's items show their stats in the shop and on the unit,
+/// the chosen gunner's line of sight is shaded while its target is chosen, and when it shoots,
+/// both teams' stacks (committed sealed) are shown side by side once opened — the computer's
+/// cards too, known from the discards that opening them made.
+#[test]
+fn death_dome_shows_item_stats_line_of_sight_and_the_opened_stacks_side_by_side() {
+    use meeple::player::Session;
+    use meeple::player::app::{GameScreen, Screen};
+    use meeple_engine::game::{Action, GameSetup};
+
+    let folder = mods_dir().join("death_dome");
+    let rules = meeple_tests::load("death_dome");
+    let mut setup = GameSetup::new(&rules, 1, 2, "human");
+    setup.seats[1].controller = "random".into();
+    let session = Session::new(rules.clone(), setup).expect("the game starts");
+    let mut app = PlayerApp::with_mods(vec![ModEntry::load(&folder, Origin::Bundled)], StartOptions::default());
+    let mut game = GameScreen::new(session, &folder);
+    game.computer_delay = 0.0;
+    game.paused = true;
+    app.screen = Screen::Game(Box::new(game));
+    let mut harness = harness(app);
+    harness.run();
+    let kind = |id: &str| rules.piece_kinds.iter().position(|k| k.id == id).expect("a unit type") as u16;
+    let unit = |harness: &Harness<'static, PlayerApp>, owner: u8, id: &str| {
+        let state = &harness.state().game().expect("game").session.state;
+        state.pieces.iter().position(|p| p.owner == owner && p.kind == kind(id)).expect("the unit") as u32
+    };
+    let gunner = unit(&harness, 0, "gunner");
+    let lines =
+        meeple::player::panels::piece_lines(&rules, &harness.state().game().expect("game").session.state, gunner);
+    assert!(lines.contains(&"Service Rifle (strength 2, range 9)".to_string()), "{lines:?}");
+
+    // The shop: items for the gunner with their stats and holders, the description on hover.
+    click(&mut harness, "Buy");
+    let session = &harness.state().game().expect("game").session;
+    let who = session.options().into_iter().find(|o| o.arg == i64::from(gunner)).expect("the gunner");
+    click_option(&mut harness, &who.label);
+    assert!(has_label(&harness, "strength 3, range 9 · for Gunner"), "the chain gun's stats under it");
+    let session = &harness.state().game().expect("game").session;
+    let chain_gun = session.options().into_iter().find(|o| o.label.starts_with("Chain Gun")).expect("for sale");
+    assert_eq!(chain_gun.description.as_deref(), Some("Ranged 9. Push back on two of a kind."));
+    click(&mut harness, "Back");
+    click(&mut harness, "Back");
+
+    // Through the shop to the match: red passes (and answers what the match's start asks of it
+    // with its first choice), the computer buys or passes.
+    for _ in 0..400 {
+        let game = harness.state_mut().game_mut().expect("game");
+        let session = &mut game.session;
+        let asked = !session.state.turn.offers.is_empty();
+        if !session.state.turn.interlude && session.is_human_turn() && !asked {
+            break;
+        }
+        if session.is_human_turn() {
+            let first = session.legal().iter().find(|a| !a.is_pass()).copied();
+            let answer = if asked { first.unwrap_or_else(Action::pass) } else { Action::pass() };
+            session.act(answer).expect("red passes the shop or answers");
+        } else {
+            session.step_computer();
+        }
+    }
+    harness.run();
+    let session = &harness.state().game().expect("game").session;
+    assert!(!session.state.turn.interlude && session.is_human_turn(), "red's first unit phase");
+
+    // Red's gunner on the floor at E03, blue's warrior three squares down at E06, in sight.
+    let target = unit(&harness, 1, "warrior");
+    let square = |label: &str| {
+        let board = &harness.state().game().expect("game").session.state.board;
+        (0..board.space_count() as u32).find(|&s| board.space(s).label == label).expect("a square")
+    };
+    let (from, to) = (square("E03"), square("E06"));
+    harness.state_mut().game_mut().expect("game").session.edit_state(|state| {
+        state.pieces[gunner as usize].space = from;
+        state.pieces[target as usize].space = to;
+    });
+    harness.run();
+
+    // Attack: the gunner, its rifle (stats under it), then the target, with the gunner's line of
+    // sight shaded meanwhile.
+    click(&mut harness, "Attack");
+    let session = &harness.state().game().expect("game").session;
+    let attacker = session.options().into_iter().find(|o| o.arg == i64::from(gunner)).expect("the gunner attacks");
+    click_option(&mut harness, &attacker.label);
+    assert!(has_label(&harness, "strength 2, range 9 · for Gunner"), "the rifle's stats under it");
+    click_option(&mut harness, "Service Rifle");
+    let game = harness.state_mut().game_mut().expect("game");
+    assert_eq!(game.sight_source(), Some(from), "the board shows what the gunner sees");
+    let seen = game.sight_seen().expect("sight").to_vec();
+    assert!(seen[to as usize], "the gunner sees its target");
+    assert!(seen.iter().any(|&sees| !sees), "walls and the tower hide part of the arena");
+    let session = &harness.state().game().expect("game").session;
+    let victim = session.options().into_iter().find(|o| o.arg == i64::from(target)).expect("the warrior");
+    click_option(&mut harness, &victim.label);
+
+    // Red's stack: two cards, sealed; then closed.
+    let mut committed = Vec::new();
+    for _ in 0..2 {
+        assert!(has_label(&harness, "Add to the stack"), "red is asked for its stack");
+        click(&mut harness, "Add to the stack");
+        let session = &harness.state().game().expect("game").session;
+        let card = session.options().first().expect("a card to commit").clone();
+        committed.push(card.label.clone());
+        click_option(&mut harness, &card.label);
+        assert!(!has_label(&harness, "Cards played"), "nothing is opened yet");
+    }
+    click(&mut harness, "Decline");
+    // Blue's stack, by the computer; then both are opened.
+    for _ in 0..50 {
+        let session = &mut harness.state_mut().game_mut().expect("game").session;
+        if session.opened().is_some() || session.is_human_turn() {
+            break;
+        }
+        session.step_computer();
+    }
+    harness.run();
+    let session = &harness.state().game().expect("game").session;
+    let opened = session.opened().expect("the stacks were opened").clone();
+    assert_eq!(opened.columns.iter().map(|c| c.seat).collect::<Vec<_>>(), vec![0, 1], "red's, then blue's");
+    assert_eq!(opened.columns[0].choices, committed, "red's cards");
+    assert!(!opened.columns[1].choices.iter().any(|c| c == "a card"), "blue's cards were discarded face up");
+    assert!(has_label(&harness, "Cards played"), "the panel is shown");
+    for card in opened.columns.iter().flat_map(|c| &c.choices) {
+        assert!(harness.query_all_by_label(card).next().is_some(), "{card} is listed");
+    }
+}

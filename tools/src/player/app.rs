@@ -1,6 +1,7 @@
 //! The eframe app: the launcher (bundled and user mods), the setup screen, the game screen
-//! (board, turn, actions, dice, seats, log, computer pace, save and load, undo, hot reload, hand
-//! over between people, game over) and the replay viewer.
+//! (board with the selected piece's line of sight, turn, actions, dice, sealed choices opened,
+//! seats, log, computer pace, save and load, undo, hot reload, hand over between people, game
+//! over) and the replay viewer.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -16,6 +17,7 @@ use super::reload::{ModWatcher, Reload};
 use super::replay::{ReplayChoice, ReplayViewer};
 use super::session::{Rewound, Session};
 use super::setup::{SetupChoice, SetupForm};
+use super::sight::{self, SightCache};
 use super::{describe, panels};
 use crate::editor::screen::{EditorChoice, EditorScreen};
 
@@ -442,6 +444,12 @@ pub struct GameScreen {
     pub rewound: Option<Rewound>,
     /// The space of the choice under the pointer in the choices list, highlighted on the board.
     pub pointed: Option<u32>,
+    /// The piece last clicked on the board: the board shows what it sees.
+    pub selected_piece: Option<u32>,
+    /// Whether the board shades what the selected piece cannot see ("Show line of sight").
+    pub show_sight: bool,
+    /// What the selected piece's space sees, kept while it stays there.
+    pub sight: SightCache,
 }
 
 impl GameScreen {
@@ -471,7 +479,30 @@ impl GameScreen {
             confirm: None,
             rewound: None,
             pointed: None,
+            selected_piece: None,
+            show_sight: true,
+            sight: SightCache::default(),
         }
+    }
+
+    /// The space the board shows line of sight from: that of the piece last chosen for the
+    /// action being chosen (the attacker, while its target is chosen), else of the piece last
+    /// clicked; `None` when the board has no sight to show or none is selected.
+    pub fn sight_source(&self) -> Option<u32> {
+        let state = &self.session.state;
+        if !self.show_sight || !sight::shows_sight(&self.session.rules, state) {
+            return None;
+        }
+        let piece = self.session.chosen_piece().or(self.selected_piece)?;
+        let piece = state.pieces.get(piece as usize).filter(|p| p.alive)?;
+        ((piece.space as usize) < state.board.space_count()).then_some(piece.space)
+    }
+
+    /// Per space, whether the space [`GameScreen::sight_source`] gives sees it (the engine's
+    /// line of sight, kept while the source stays); `None` when no line of sight is shown.
+    pub fn sight_seen(&mut self) -> Option<&[bool]> {
+        let from = self.sight_source()?;
+        Some(self.sight.seen_from(&self.session.rules, &self.session.state, from))
     }
 
     /// Whether the game has moves that dropping it would lose: it is not over and not saved
@@ -794,6 +825,11 @@ impl GameScreen {
             egui::ScrollArea::vertical().id_salt("side scroll").show(ui, |ui| {
                 panels::turn_header(ui, &self.session);
                 ui.separator();
+                // What was last opened stands first: the outcome of a fight decided by cards.
+                if let Some(opened) = self.session.opened() {
+                    panels::opened_choices(ui, &self.session.rules, &self.session.state, opened);
+                    ui.separator();
+                }
                 let asked = panels::actions(ui, &mut self.session);
                 if asked.leave {
                     self.confirm = Some(Confirm::Leave);
@@ -806,6 +842,7 @@ impl GameScreen {
                     ui.separator();
                     panels::dice(ui, &self.session.rules, &self.session.state, &self.session.last_rolls);
                 }
+
                 self.hand_ui(ui);
                 ui.separator();
                 let controllers: Vec<String> = self.session.setup.seats.iter().map(|s| s.controller.clone()).collect();
@@ -813,8 +850,15 @@ impl GameScreen {
             });
         });
         egui::CentralPanel::default().show(ui, |ui| {
+            if sight::shows_sight(&self.session.rules, &self.session.state) {
+                ui.checkbox(&mut self.show_sight, "Show line of sight").on_hover_text(
+                    "Shade the spaces the selected piece cannot see: click a piece, or choose one for an action",
+                );
+            }
             let marks = self.marks();
             let notes = self.notes();
+            let sight =
+                self.sight_source().map(|from| self.sight.seen_from(&self.session.rules, &self.session.state, from));
             let seat = self.session.seat();
             let ring = self.session.state.seat_piece(seat);
             if self.board.followed != ring
@@ -829,12 +873,14 @@ impl GameScreen {
                 ui,
                 &self.session.rules,
                 &self.session.state,
-                &Overlay { marks: &marks, ring, notes: &notes },
+                &Overlay { marks: &marks, ring, notes: &notes, sight },
             );
-            if let Some(space) = response.clicked
-                && self.session.is_human_turn()
-            {
-                self.click_space(space);
+            if let Some(space) = response.clicked {
+                if self.session.is_human_turn() {
+                    self.click_space(space);
+                } else {
+                    self.select_piece_at(space);
+                }
             }
         });
 
@@ -844,9 +890,19 @@ impl GameScreen {
         answered
     }
 
-    /// A click on the board: chooses the option there; with nothing being chosen, starts the
+    /// Selects the piece standing on a clicked space, if any, whatever else the click does: the
+    /// board shows what it sees. A click on an empty space keeps the selection.
+    pub fn select_piece_at(&mut self, space: u32) {
+        let state = &self.session.state;
+        if let Some(piece) = state.pieces.iter().position(|p| p.alive && p.space == space) {
+            self.selected_piece = Some(piece as u32);
+        }
+    }
+
+    /// A click on the board: selects the piece there and chooses the option there; with nothing being chosen, starts the
     /// first action that can use that space.
     pub fn click_space(&mut self, space: u32) {
+        self.select_piece_at(space);
         if self.session.chosen().is_some() && self.session.choose_space(space) {
             return;
         }
@@ -991,5 +1047,294 @@ impl GameScreen {
         if !open {
             self.over_closed = true;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The game screen's general features driven like a person would, by labels (egui_kittest),
+    //! on small mods of their own: sealed choices opened side by side (the engine's `showdown`
+    //! fixture), the selected piece's line of sight and items' stats where items are chosen (a
+    //! lookout on a grid with a wood, written here).
+
+    use std::path::PathBuf;
+
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::{NodeT, Queryable};
+    use meeple_engine::game::{Action, ActionKind, GameSetup};
+    use meeple_engine::rules::Ruleset;
+
+    use super::*;
+    use crate::player::catalog::{ModEntry, Origin};
+
+    /// A lookout on a five by five grid with one wood that blocks sight, a shop of two items
+    /// (one only a lookout may hold, with a description) and an action that chooses a held item.
+    const OUTPOST: &str = r##"
+[board]
+kind = "square"
+columns = 5
+rows = 5
+layout = [".....", "..#..", ".....", ".....", "....."]
+legend = { "." = "grass", "#" = "wood" }
+
+[terrain.grass]
+[terrain.wood]
+blocks_sight = true
+
+[resources.coins]
+initial = 10
+min = 0
+
+[pieces.lookout]
+label = "Lookout"
+items = ["lance"]
+
+[items.lance]
+label = "Lance"
+price = 4
+holders = ["lookout"]
+description = "Reaches two squares."
+stats = { strength = 3, reach = 2 }
+
+[items.lamp]
+label = "Lamp"
+price = 2
+stats = { light_radius = 1 }
+
+[setup]
+effect = ["place('lookout', seat(1), space('A00'))", "place('lookout', seat(2), space('E04'))"]
+
+[turn]
+phases = [{ id = "main", actions = ["buy", "polish"] }]
+
+[actions.buy]
+label = "Buy"
+params = [{ name = "ware", kind = "item", where = "ware.price <= me.coins" }]
+effect = ["me.coins -= ware.price", "give(me.piece, ware)"]
+
+[actions.polish]
+label = "Polish"
+params = [{ name = "gear", kind = "held", held_by = "me.piece" }]
+effect = ["me.coins += 1"]
+
+[end]
+win = "seat.coins >= 99"
+"##;
+
+    fn repository(relative: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(relative)
+    }
+
+    /// A mod written to a scratch folder for one test, removed when the test ends.
+    struct WrittenMod {
+        root: PathBuf,
+        folder: PathBuf,
+    }
+
+    impl Drop for WrittenMod {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.root);
+        }
+    }
+
+    /// The outpost mod written to a folder of its own for this test.
+    fn outpost(test: &str) -> WrittenMod {
+        let root = std::env::temp_dir().join(format!("meeple-player-{}-{test}", std::process::id()));
+        let folder = root.join("outpost");
+        std::fs::create_dir_all(&folder).expect("a scratch folder");
+        let manifest = "id = \"outpost\"\nname = \"Outpost\"\nversion = \"0.1.0\"\napi = 1\n\
+                        description = \"A lookout, a wood and a shop.\"\nseats = { min = 2, max = 2 }\n";
+        std::fs::write(folder.join("mod.toml"), manifest).expect("mod.toml");
+        std::fs::write(folder.join("data.toml"), OUTPOST).expect("data.toml");
+        WrittenMod { root, folder }
+    }
+
+    /// The window on the game screen of a game of the mod in `folder` with these controllers.
+    fn playing(folder: &Path, seed: u64, controllers: &[&str]) -> Harness<'static, PlayerApp> {
+        let rules = match meeple_engine::loader::load_mod(folder) {
+            Ok(loaded) => loaded.ruleset,
+            Err(problems) => panic!("{}", problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")),
+        };
+        let mut setup = GameSetup::new(&rules, seed, controllers.len(), "human");
+        for (seat, controller) in setup.seats.iter_mut().zip(controllers) {
+            seat.controller = controller.to_string();
+        }
+        let session = Session::new(rules, setup).expect("the game starts");
+        let mut app = PlayerApp::with_mods(vec![ModEntry::load(folder, Origin::User)], StartOptions::default());
+        let mut game = GameScreen::new(session, folder);
+        game.computer_delay = 0.0;
+        app.screen = Screen::Game(Box::new(game));
+        let mut harness = Harness::builder()
+            .with_size(egui::vec2(1280.0, 800.0))
+            .with_max_steps(10_000)
+            .build_ui_state(|ui, app: &mut PlayerApp| app.ui(ui), app);
+        harness.run();
+        harness
+    }
+
+    fn game<'h>(harness: &'h Harness<'static, PlayerApp>) -> &'h GameScreen {
+        harness.state().game().expect("the game screen")
+    }
+
+    fn session<'h>(harness: &'h mut Harness<'static, PlayerApp>) -> &'h mut Session {
+        &mut harness.state_mut().game_mut().expect("the game screen").session
+    }
+
+    fn has_label(harness: &Harness<'static, PlayerApp>, label: &str) -> bool {
+        harness.query_all_by_label(label).next().is_some()
+    }
+
+    /// A plain label (not a button, not the log) with exactly this text.
+    fn has_text(harness: &Harness<'static, PlayerApp>, text: &str) -> bool {
+        harness.query_all_by_role_and_label(egui::accesskit::Role::Label, text).next().is_some()
+    }
+
+    /// Clicks the widget labelled exactly `label`, after scrolling it into view.
+    fn click(harness: &mut Harness<'static, PlayerApp>, label: &str) {
+        harness
+            .query_all_by_label(label)
+            .next()
+            .unwrap_or_else(|| panic!("no widget labelled {label:?}"))
+            .scroll_to_me();
+        harness.run();
+        harness.query_all_by_label(label).next().unwrap_or_else(|| panic!("no widget labelled {label:?}")).click();
+        harness.run();
+    }
+
+    fn action(rules: &Ruleset, id: &str) -> ActionKind {
+        ActionKind::Rule(rules.actions.iter().position(|a| a.id == id).expect("the action") as u16)
+    }
+
+    /// The person to move takes the screen (hot seat, hidden hands) and the frame is drawn.
+    fn hand_over(harness: &mut Harness<'static, PlayerApp>) {
+        harness.state_mut().game_mut().expect("game").take_over();
+        harness.run();
+    }
+
+    /// Commits the first card offered to the sealed `commit`, as the seat to answer.
+    fn commit_first_card(harness: &mut Harness<'static, PlayerApp>, commit: ActionKind) -> i64 {
+        let session = session(harness);
+        session.select(commit);
+        let card = session.options().first().expect("a card to commit").arg;
+        session.choose(card);
+        harness.run();
+        card
+    }
+
+    #[test]
+    fn opened_sealed_choices_are_shown_side_by_side_and_never_before() {
+        let mut harness = playing(&repository("engine/tests/fixtures/showdown"), 3, &["human", "human"]);
+        hand_over(&mut harness);
+        let rules = session(&mut harness).rules.clone();
+        let (challenge, commit) = (action(&rules, "challenge"), action(&rules, "commit"));
+        // Seat 1 challenges seat 2; both are offered the sealed, repeated commit.
+        session(&mut harness).select(challenge);
+        session(&mut harness).choose(1);
+        hand_over(&mut harness);
+        let first = commit_first_card(&mut harness, commit);
+        let second = commit_first_card(&mut harness, commit);
+        let _ = session(&mut harness).act(Action::pass());
+        // Seat 2 answers: seat 1's stack is sealed, not shown.
+        hand_over(&mut harness);
+        assert_eq!(session(&mut harness).viewer(), 1);
+        assert!(session(&mut harness).opened().is_none(), "nothing is opened yet");
+        assert!(!has_label(&harness, "Cards played"), "no panel before the opening");
+        let third = commit_first_card(&mut harness, commit);
+        assert!(!has_label(&harness, "Cards played"), "nor after seat 2's first card");
+        let _ = session(&mut harness).act(Action::pass());
+        hand_over(&mut harness);
+
+        // Opened: both stacks, side by side, each seat's cards by their labels, in seat 2's view
+        // (seat 1's cards are known from the discards that opening them made).
+        let label = |card: i64| crate::player::describe::card_label(&rules, card);
+        let opened = session(&mut harness).opened().cloned().expect("the stacks were opened");
+        assert_eq!(opened.columns.len(), 2);
+        assert_eq!((opened.columns[0].seat, opened.columns[1].seat), (0, 1));
+        assert_eq!(opened.columns[0].choices, vec![label(first), label(second)]);
+        assert_eq!(opened.columns[1].choices, vec![label(third)]);
+        assert!(has_label(&harness, "Cards played"), "the panel is shown");
+        for card in [first, second, third] {
+            assert!(has_text(&harness, &label(card)), "{} is listed", label(card));
+        }
+        // It stays until the next opening: a new challenge with sealed answers still waiting
+        // shows the last one.
+        session(&mut harness).select(challenge);
+        session(&mut harness).choose(0);
+        hand_over(&mut harness);
+        let _ = commit_first_card(&mut harness, commit);
+        assert_eq!(session(&mut harness).opened(), Some(&opened), "the last opening stays");
+        assert!(has_label(&harness, "Cards played"));
+    }
+
+    /// Clicks the board at a space, where it was drawn.
+    fn click_board(harness: &mut Harness<'static, PlayerApp>, space: u32) {
+        let at = game(harness).board.screen_pos(space).expect("the board was drawn");
+        harness.hover_at(at);
+        harness.run();
+        for pressed in [true, false] {
+            harness.event(egui::Event::PointerButton {
+                pos: at,
+                button: egui::PointerButton::Primary,
+                pressed,
+                modifiers: egui::Modifiers::default(),
+            });
+        }
+        harness.run();
+    }
+
+    #[test]
+    fn a_clicked_piece_shows_its_line_of_sight_until_switched_off() {
+        let written = outpost("sight");
+        let mut harness = playing(&written.folder, 1, &["human", "random"]);
+        assert!(has_label(&harness, "Show line of sight"), "the grid has a wood that blocks sight");
+        let state = &game(&harness).session.state;
+        let (piece, space) = (1, state.pieces[1].space);
+        let behind_the_wood = (0..state.board.space_count() as u32).find(|&s| state.board.space(s).label == "B00");
+        let behind_the_wood = behind_the_wood.expect("B00");
+        assert_eq!(game(&harness).sight_source(), None, "nothing selected yet");
+        click_board(&mut harness, space);
+        let game_screen = game(&harness);
+        assert_eq!(game_screen.selected_piece, Some(piece), "the other seat's lookout, at E04");
+        assert_eq!(game_screen.sight_source(), Some(space), "the board shows what it sees");
+        let (rules, state) = (&game_screen.session.rules, &game_screen.session.state);
+        assert!(game_screen.sight.holds(rules, state, space), "the frame worked out its sight");
+        let toggle = harness.get_by_label("Show line of sight");
+        assert_eq!(toggle.accesskit_node().toggled(), Some(egui::accesskit::Toggled::True), "on by default");
+        // What the engine says: E04 sees itself, and the wood at C01 hides B00 from it.
+        let seen = harness.state_mut().game_mut().expect("game").sight_seen().expect("sight").to_vec();
+        assert!(seen[space as usize] && !seen[behind_the_wood as usize], "{seen:?}");
+        click(&mut harness, "Show line of sight");
+        assert!(!game(&harness).show_sight);
+        assert_eq!(game(&harness).sight_source(), None, "switched off");
+    }
+
+    #[test]
+    fn items_show_their_stats_where_they_are_bought_held_and_described() {
+        let written = outpost("items");
+        let mut harness = playing(&written.folder, 1, &["human", "random"]);
+        let rules = game(&harness).session.rules.clone();
+        // The piece's lines: its starting item with what it gives.
+        let lines = crate::player::panels::piece_lines(&rules, &game(&harness).session.state, 0);
+        assert!(lines.contains(&"Lance (strength 3, reach 2)".to_string()), "{lines:?}");
+
+        // Buying: each item with its stats and holders under it, its description on hover.
+        click(&mut harness, "Buy");
+        assert!(has_text(&harness, "strength 3, reach 2 · for Lookout"), "the lance's stats and holder");
+        assert!(has_text(&harness, "light radius 1"), "the lamp's stats, for any holder");
+        let options = game(&harness).session.options();
+        let lance = options.iter().find(|o| o.label.starts_with("Lance")).expect("the lance is for sale");
+        assert_eq!(lance.label, "Lance ($4)", "the price");
+        assert_eq!(lance.description.as_deref(), Some("Reaches two squares."));
+        harness.query_all_by_label(&lance.label).next().expect("the choice").hover();
+        harness.run();
+        assert!(has_label(&harness, "Reaches two squares."), "the description on hover");
+        click(&mut harness, "Back");
+
+        // Choosing an item held: the same line under it.
+        click(&mut harness, "Polish");
+        let held = game(&harness).session.options();
+        assert_eq!(held.len(), 1);
+        assert_eq!(held[0].detail.as_deref(), Some("strength 3, reach 2 · for Lookout"));
+        assert!(has_text(&harness, "strength 3, reach 2 · for Lookout"), "under the held item's choice");
     }
 }

@@ -1,7 +1,8 @@
 //! The board, drawn from what the engine says about it: lattice cells (zig-zag grids, square
 //! grids with walls, territory maps whose regions are cells) or nodes and links (rings, tracks,
-//! graphs). Owner and terrain colours, counters, pieces, highlights, pan and zoom, rulers with
-//! the column and row labels, territory numbers, an overview minimap and tooltips. Knows no game.
+//! graphs). Owner and terrain colours, counters, pieces, highlights, line of sight shading, pan
+//! and zoom, rulers with the column and row labels, territory numbers, an overview minimap and
+//! tooltips. Knows no game.
 
 use std::collections::HashMap;
 
@@ -358,6 +359,9 @@ pub struct Overlay<'a> {
     pub ring: Option<u32>,
     /// Extra tooltip lines per space (the preview of choosing it).
     pub notes: &'a HashMap<u32, Vec<String>>,
+    /// Per space, whether the selected piece sees it: the spaces it sees are lit, the others
+    /// shaded. `None` draws no line of sight.
+    pub sight: Option<&'a [bool]>,
 }
 
 impl BoardView {
@@ -484,6 +488,19 @@ impl BoardView {
             add_polygon(&mut mesh, to_screen(center), &geometry.corners, self.zoom, color);
         }
         painter.add(Shape::mesh(mesh));
+        // Line of sight: the cells the selected piece sees lit, the others shaded, in one mesh.
+        if let Some(seen) = overlay.sight {
+            let (lit, shade) = (Color32::from_white_alpha(40), Color32::from_black_alpha(120));
+            let mut mesh = Mesh::default();
+            for &(center, space) in &geometry.cells {
+                let Some(space) = space else { continue };
+                if visible.contains(center) {
+                    let color = if seen.get(space as usize).copied().unwrap_or(false) { lit } else { shade };
+                    add_polygon(&mut mesh, to_screen(center), &geometry.corners, self.zoom, color);
+                }
+            }
+            painter.add(Shape::mesh(mesh));
+        }
         // Thin outlines between cells of grid boards, when zoomed in enough to see them.
         if geometry.kind != CellKind::Node && geometry.cells.len() == state.board.space_count() && self.zoom >= 10.0 {
             let stroke = Stroke::new(1.0, Color32::from_black_alpha(40));

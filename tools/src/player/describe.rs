@@ -35,6 +35,60 @@ pub fn arg(rules: &Ruleset, state: &GameState, kind: ParamKind, arg: i64) -> Str
     }
 }
 
+/// The kind of item an argument names: the item itself (`item`), or the kind of the item a piece
+/// holds (`held`).
+pub fn arg_item(state: &GameState, kind: ParamKind, arg: i64) -> Option<u16> {
+    match kind {
+        ParamKind::Item => u16::try_from(arg).ok(),
+        ParamKind::Held if arg >= 0 => {
+            let (piece, position) = held(arg);
+            state.pieces.get(piece as usize)?.items.get(position as usize).map(|h| h.item)
+        }
+        _ => None,
+    }
+}
+
+/// An item kind's named numbers as a person reads them, "strength 3, reach 2": those it gives
+/// (not 0), in the order the mod's items first name them; empty when it gives none.
+pub fn item_stats(rules: &Ruleset, item: u16) -> String {
+    let Some(info) = rules.items.get(item as usize) else { return String::new() };
+    let shown: Vec<String> = rules
+        .item_stats
+        .iter()
+        .zip(&info.stats)
+        .filter(|(_, value)| **value != 0)
+        .map(|(name, value)| format!("{} {value}", name.replace('_', " ")))
+        .collect();
+    shown.join(", ")
+}
+
+/// What a choice of an item kind says besides its label: its stats and the piece kinds that
+/// may hold it, "strength 3, reach 2 · for Lookout"; `None` when it has neither.
+pub fn item_detail(rules: &Ruleset, item: u16) -> Option<String> {
+    let info = rules.items.get(item as usize)?;
+    let mut parts = Vec::new();
+    let stats = item_stats(rules, item);
+    if !stats.is_empty() {
+        parts.push(stats);
+    }
+    let holders: Vec<&str> = info
+        .holders
+        .iter()
+        .filter_map(|&kind| rules.piece_kinds.get(kind as usize))
+        .map(|k| k.label.as_str())
+        .collect();
+    if !holders.is_empty() {
+        parts.push(format!("for {}", holders.join(", ")));
+    }
+    (!parts.is_empty()).then(|| parts.join(" · "))
+}
+
+/// The mod's sentence about an item kind (its `description`), for a tooltip.
+pub fn item_description(rules: &Ruleset, item: u16) -> Option<String> {
+    let info = rules.items.get(item as usize)?;
+    rules.data.items.get(&info.id).and_then(|def| def.description.clone())
+}
+
 /// A card by its label ("Long sword"), or its number when the mod has no such card.
 pub fn card_label(rules: &Ruleset, card: i64) -> String {
     usize::try_from(card).ok().and_then(|c| rules.cards.get(c)).map_or_else(

@@ -7,11 +7,13 @@ pub mod app;
 pub mod board_view;
 pub mod catalog;
 pub mod describe;
+pub mod opened;
 pub mod panels;
 pub mod reload;
 pub mod replay;
 pub mod session;
 pub mod setup;
+pub mod sight;
 
 pub use app::{PlayerApp, StartOptions};
 pub use session::Session;

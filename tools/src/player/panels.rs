@@ -1,16 +1,17 @@
 //! The panels around the board: whose turn it is and the current piece, the Actions menu and
-//! the choice of an action's arguments (with the mod's previews), the dice last rolled, the
-//! seats, and the event log. Each takes a `Session` and an `egui::Ui`, so tests run them without
-//! a window.
+//! the choice of an action's arguments (with the mod's previews and the stats of items), the
+//! dice last rolled, the sealed choices last opened side by side, the seats, and the event log.
+//! Each takes a `Session` and an `egui::Ui`, so tests run them without a window.
 
 use egui::{Align2, Color32, FontId, RichText, Sense, Stroke, Vec2, vec2};
 use meeple_engine::game::{ActionKind, Figure, GameState, Method, SeatStatus};
 use meeple_engine::rules::Ruleset;
 
 use super::describe;
+use super::opened::OpenedChoices;
 use super::session::{RollShown, Session};
 
-/// Lines describing a piece: its stats and the items it holds.
+/// Lines describing a piece: its stats and the items it holds, each with the item's stats.
 pub fn piece_lines(rules: &Ruleset, state: &GameState, piece: u32) -> Vec<String> {
     let Some(p) = state.pieces.get(piece as usize) else { return Vec::new() };
     let mut lines = Vec::new();
@@ -21,13 +22,20 @@ pub fn piece_lines(rules: &Ruleset, state: &GameState, piece: u32) -> Vec<String
             lines.push(format!("{}: {value}", stat.label));
         }
     }
+    // Each item with what it gives, "Lance (strength 3, reach 2)": what the piece can do
+    // with it is read here, not looked up in the mod's files.
     for held in &p.items {
         let Some(item) = rules.items.get(held.item as usize) else { continue };
-        if item.charges > 0 || held.charges > 0 {
-            lines.push(format!("{}: {} left", item.label, held.charges));
+        let mut line = if item.charges > 0 || held.charges > 0 {
+            format!("{}: {} left", item.label, held.charges)
         } else {
-            lines.push(item.label.clone());
+            item.label.clone()
+        };
+        let stats = describe::item_stats(rules, held.item);
+        if !stats.is_empty() {
+            line.push_str(&format!(" ({stats})"));
         }
+        lines.push(line);
     }
     // Attached cards lie face up: every seat may see them.
     if !p.cards.is_empty() {
@@ -188,7 +196,11 @@ pub fn actions(ui: &mut egui::Ui, session: &mut Session) -> ActionsResponse {
                     RichText::new(&option.label)
                 };
                 ui.horizontal(|ui| {
-                    let response = ui.button(text);
+                    let mut response = ui.button(text);
+                    // An item's description (and what it gives) on hover, where it is chosen.
+                    if let Some(description) = &option.description {
+                        response = response.on_hover_text(description.as_str());
+                    }
                     if response.hovered() {
                         out.pointed = option.space;
                     }
@@ -200,6 +212,13 @@ pub fn actions(ui: &mut egui::Ui, session: &mut Session) -> ActionsResponse {
                         ui.label(RichText::new(format_preview(figure)).small());
                     }
                 });
+                // An item's stats and holders under it: what buying or using it gives.
+                if let Some(detail) = &option.detail {
+                    ui.horizontal(|ui| {
+                        ui.add_space(12.0);
+                        ui.label(RichText::new(detail).small());
+                    });
+                }
             }
         });
         if ui.button("Back").clicked() {
@@ -314,6 +333,36 @@ fn draw_die(ui: &mut egui::Ui, face: u32, sides: u32, tint: Color32) {
         );
     }
     response.on_hover_text(format!("{face} (d{sides})"));
+}
+
+/// The sealed choices last opened, side by side: a column per seat that answered, headed by its
+/// name in its colour, listing what it put in (its cards by their labels).
+pub fn opened_choices(ui: &mut egui::Ui, rules: &Ruleset, state: &GameState, opened: &OpenedChoices) {
+    let title = if opened.all_cards { "Cards played" } else { "Opened choices" };
+    ui.horizontal_wrapped(|ui| {
+        ui.label(RichText::new(title).strong());
+        let mut about = opened.action.clone().unwrap_or_default();
+        if !about.is_empty() {
+            about.push_str(" · ");
+        }
+        about.push_str(&format!("turn {}", opened.turn));
+        ui.label(RichText::new(about).small().weak());
+    });
+    if opened.columns.is_empty() {
+        return;
+    }
+    ui.columns(opened.columns.len(), |columns| {
+        for (ui, column) in columns.iter_mut().zip(&opened.columns) {
+            let color = describe::seat_color(rules, state, column.seat);
+            ui.label(RichText::new(describe::seat(state, column.seat)).strong().color(color));
+            if column.choices.is_empty() {
+                ui.label(RichText::new("nothing").small().weak());
+            }
+            for choice in &column.choices {
+                ui.label(choice);
+            }
+        }
+    });
 }
 
 /// Every seat: colour, name, status and a short summary (spaces owned, resources).

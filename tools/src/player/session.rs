@@ -16,6 +16,7 @@ use meeple_engine::rules::Ruleset;
 use meeple_engine::save::SaveFile;
 
 use super::describe;
+use super::opened::{self, OpenedChoices};
 
 /// One line of the event log.
 #[derive(Clone, Debug, PartialEq)]
@@ -57,6 +58,11 @@ pub struct ChoiceOption {
     pub space: Option<u32>,
     /// Whether it belongs to another side (a target, drawn red) rather than to the mover.
     pub hostile: bool,
+    /// For an item (to buy) or an item held: its stats and who may hold it, "strength 3,
+    /// reach 2 · for Lookout", shown under the choice.
+    pub detail: Option<String>,
+    /// For an item or an item held: the mod's description of it, for the choice's tooltip.
+    pub description: Option<String>,
 }
 
 /// Counts kept while a game is played, for the game-over screen.
@@ -120,6 +126,8 @@ pub struct Session {
     stats: Vec<SeatStats>,
     /// The last refusal or failure, shown to the person until the next action.
     pub message: Option<String>,
+    /// The sealed choices last opened, as the viewer saw them; kept until the next opening.
+    opened: Option<OpenedChoices>,
     /// Counts the changes a window must draw (an action, a choice, undo), so the window can ask
     /// for the next frame at once instead of showing the old state until the mouse moves.
     revision: u64,
@@ -188,6 +196,7 @@ impl Session {
             undo: Vec::new(),
             stats: vec![SeatStats::default(); seats],
             message: None,
+            opened: None,
             revision: next_revision(),
         };
         session.refresh();
@@ -234,6 +243,12 @@ impl Session {
     /// not shown are unknown).
     pub fn view(&self) -> &GameState {
         &self.view
+    }
+
+    /// The sealed choices last opened, side by side per seat, as [`Session::viewer`] saw them
+    /// (nothing a seat sealed is shown before the engine opens it).
+    pub fn opened(&self) -> Option<&OpenedChoices> {
+        self.opened.as_ref()
     }
 
     /// How many seats people play.
@@ -324,6 +339,18 @@ impl Session {
             .collect()
     }
 
+    /// The piece of the last argument chosen so far that names one (a piece, or a piece's held
+    /// item): the piece the action is about, whose line of sight the board shows.
+    pub fn chosen_piece(&self) -> Option<u32> {
+        let Some((ActionKind::Rule(index), args)) = &self.chosen else { return None };
+        let rule = &self.rules.actions[*index as usize];
+        rule.params.iter().zip(args).rev().find_map(|(param, &arg)| match param.kind {
+            ParamKind::Piece if arg >= 0 => Some(arg as u32),
+            ParamKind::Held if arg >= 0 => Some((arg / 256) as u32),
+            _ => None,
+        })
+    }
+
     /// Starts choosing an action from the menu; actions with nothing to choose are taken at once.
     pub fn select(&mut self, kind: ActionKind) {
         self.touch();
@@ -378,11 +405,14 @@ impl Session {
         seen.into_iter()
             .map(|arg| {
                 let (space, owner) = describe::arg_place(&self.state, param.kind, arg);
+                let item = describe::arg_item(&self.state, param.kind, arg);
                 ChoiceOption {
                     arg,
                     label: describe::arg(&self.rules, &self.state, param.kind, arg),
                     space,
                     hostile: owner.is_some_and(|o| !self.allies(o, me)),
+                    detail: item.and_then(|item| describe::item_detail(&self.rules, item)),
+                    description: item.and_then(|item| describe::item_description(&self.rules, item)),
                 }
             })
             .collect()
@@ -778,6 +808,14 @@ impl Session {
         let start = self.events.len();
         self.events.extend(events.iter().map(|event| (turn, event.clone())));
         self.write_log(start);
+        if events.iter().any(|event| matches!(event, Event::Opened { .. })) {
+            self.find_opened();
+        }
+    }
+
+    /// Finds the last opening of sealed answers again, as the viewer sees it.
+    fn find_opened(&mut self) {
+        self.opened = opened::last_opening(&self.rules, &self.state, &self.events, self.viewer);
     }
 
     /// Appends the log lines of the events from `start` on, each as the viewer may see it.
@@ -811,6 +849,7 @@ impl Session {
     fn rewrite_log(&mut self) {
         self.log.clear();
         self.write_log(0);
+        self.find_opened();
     }
 
     /// Follows the person at the screen ([`Session::viewer`]): what the window shows of the
