@@ -831,6 +831,7 @@ function Scenario:replay_hash() end
 ---The table `scenario.new` takes.
 ---@class meeple.ScenarioOptions
 ---@field seed? integer # The game's seed (1 when absent).
+---@field first? integer # The seat (from 1) that moves first; what the mod's `[seats] first` gives when absent (a drawn first seat too).
 ---@field seats? integer|string[] # How many seats, or their names; the mod's default number of seats when absent.
 ---@field board? table # A board of the test's own, written as the data's `[board]` table (e.g. `{ kind = "graph", terrain = "land", spaces = {...}, links = {...} }`); the mod's board when absent.
 

@@ -466,7 +466,12 @@ fn install(lua: &Lua, rules: Arc<Ruleset>) -> mlua::Result<()> {
                 Some(lua.from_value(value).map_err(|e| mlua::Error::runtime(format!("board: {e}")))?)
             }
         };
-        let setup = GameSetup { seed, seats, board, options: Default::default() };
+        let first_seat = match options.get::<Option<i64>>("first")? {
+            None => None,
+            Some(n) if n >= 1 && n as usize <= seats.len() => Some((n - 1) as u8),
+            Some(n) => return Err(runtime(format!("first: seat {n} is not one of the game's {} seats", seats.len()))),
+        };
+        let setup = GameSetup { seed, seats, board, options: Default::default(), first_seat };
         let (games, spaces) = GAMES_MADE.get();
         if games >= MAX_TEST_GAMES {
             return Err(runtime(format!(

@@ -88,3 +88,90 @@ fn an_interlude_is_checked_where_it_is_written() {
         assert!(text.contains("data.toml:") && text.contains(says), "{says}:\n{text}");
     }
 }
+
+/// `[seats] first = "random_each_match"`: each match's first seat is drawn anew (the game's
+/// first match too); the interlude and the match both begin with it, rounds count from it, and
+/// the draw is an event every seat sees.
+#[test]
+fn a_first_seat_drawn_anew_for_every_match_opens_its_interlude_and_its_rounds() {
+    let data = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bazaar/data.toml"),
+    )
+    .unwrap()
+        + "\n[seats]\nfirst = \"random_each_match\"\n";
+    let manifest = common::manifest("bazaar_drawn");
+    let folder =
+        common::write_mod("bazaar_drawn", &[("mod.toml", manifest.as_bytes()), ("data.toml", data.as_bytes())]);
+    let rules = common::loaded(&folder);
+    std::fs::remove_dir_all(&folder).ok();
+    let mut firsts = std::collections::BTreeSet::new();
+    for seed in 1..=40 {
+        let (mut engine, mut state, _) = common::new_game(&rules, seed, 2);
+        let first = state.to_act();
+        assert_eq!(at(&rules, &state), (first, "shop".into(), 0, 1, true));
+        // Both pass the shop: the match begins with the drawn seat, and each seat fights twice,
+        // in order round the table from it.
+        for _ in 0..2 {
+            act(&rules, &mut engine, &mut state, "pass");
+        }
+        let mut order = Vec::new();
+        for _ in 0..4 {
+            order.push(state.to_act());
+            act(&rules, &mut engine, &mut state, "fight");
+        }
+        let expected: Vec<u8> = (0..4).map(|i| (first + i) % 2).collect();
+        assert_eq!(order, expected, "seed {seed}: two rounds from the first seat");
+        let mut events = Events::recording();
+        let second = state.to_act();
+        assert_eq!(at(&rules, &state), (second, "shop".into(), 0, 2, true), "seed {seed}: the second match's shop");
+        assert_eq!(state.turn.first_seat, second);
+        engine.apply(&mut state, &Action::pass(), &mut events).unwrap();
+        act(&rules, &mut engine, &mut state, "pass");
+        assert_eq!(at(&rules, &state), (second, "fight".into(), 1, 2, false), "seed {seed}");
+        firsts.insert((first, second));
+    }
+    let seconds: std::collections::BTreeSet<u8> = firsts.iter().map(|&(_, s)| s).collect();
+    assert_eq!(seconds.len(), 2, "every seat is drawn to open the second match: {firsts:?}");
+    assert!(firsts.iter().any(|&(a, b)| a != b), "drawn anew, not kept: {firsts:?}");
+}
+
+#[test]
+fn the_draw_of_the_first_seat_is_seen_by_every_seat() {
+    let data = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bazaar/data.toml"),
+    )
+    .unwrap()
+        + "\n[seats]\nfirst = \"random_each_match\"\n";
+    let manifest = common::manifest("bazaar_seen");
+    let folder = common::write_mod("bazaar_seen", &[("mod.toml", manifest.as_bytes()), ("data.toml", data.as_bytes())]);
+    let rules = common::loaded(&folder);
+    std::fs::remove_dir_all(&folder).ok();
+    let (mut engine, mut state, _) = common::new_game(&rules, 7, 2);
+    let mut events = Events::recording();
+    for _ in 0..2 {
+        engine.apply(&mut state, &Action::pass(), &mut events).unwrap();
+    }
+    for _ in 0..4 {
+        engine.apply(&mut state, &Action::rule(rule(&rules, "fight"), &[]), &mut events).unwrap();
+    }
+    let drawn: Vec<u8> = events
+        .list()
+        .iter()
+        .filter_map(|e| match e {
+            meeple_engine::game::Event::FirstSeatDrawn { seat } => Some(*seat),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(drawn, [state.turn.first_seat], "one draw, before the second match");
+    for viewer in 0..2 {
+        let seen = events
+            .list()
+            .iter()
+            .filter(|e| {
+                e.seen_by(&rules, viewer)
+                    .is_some_and(|e| matches!(e, meeple_engine::game::Event::FirstSeatDrawn { .. }))
+            })
+            .count();
+        assert_eq!(seen, 1, "seat {viewer} sees the draw");
+    }
+}

@@ -393,11 +393,12 @@ pub struct SeatsDef {
     /// spaces and pieces, takes no more turns, and still defends.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub allow_leaving: bool,
-    /// Who moves first: the first seat, or a seat drawn at random when the game starts. Either
-    /// way play then goes round the seats in order. A drawn first seat comes from the game's
-    /// random stream, after `setup.effect`: the same seed starts with the same seat, and a saved
+    /// Who moves first: the first seat, a seat drawn at random when the game starts, or one
+    /// drawn anew before every match. Either way play then goes round the seats in order. A
+    /// drawn first seat comes from the game's random stream, after `setup.effect` (and after
+    /// `on_match_end` for a later match): the same seed starts with the same seat, and a saved
     /// game (its seed) replays with it. A game whose first mover has an edge is fair with
-    /// `"random"`.
+    /// `"random"`; one of several matches, with `"random_each_match"`.
     #[serde(default)]
     pub first: FirstSeat,
     /// Sides (teams) seats play on. When empty, every seat is its own side. When given, the
@@ -435,6 +436,9 @@ pub enum FirstSeat {
     First,
     /// A seat drawn from the game's random stream, each as likely.
     Random,
+    /// A seat drawn anew before every match (`turn.matches`), each seat still playing as
+    /// likely: the game's first match too, and the next ones before their interlude.
+    RandomEachMatch,
 }
 
 /// What happens once when a game starts.

@@ -214,6 +214,10 @@ pub enum Event {
     MatchEnded {
         number: u32,
     },
+    /// The seat that moves first in the match to come was drawn (`first = "random_each_match"`).
+    FirstSeatDrawn {
+        seat: u8,
+    },
     SeatLeft {
         seat: u8,
     },

@@ -87,13 +87,15 @@ fn fire(cx: &mut WriteCx, event: EventKind, seat: u8) -> Result<(), RuleError> {
     Ok(())
 }
 
-pub(crate) fn start_game(cx: &mut WriteCx) -> Result<(), RuleError> {
+/// Starts a game: `first_seat`, when given, moves first instead of the mod's `[seats] first`.
+pub(crate) fn start_game(cx: &mut WriteCx, first_seat: Option<u8>) -> Result<(), RuleError> {
     cx.events.push_with(|| Event::GameStarted);
     super::decks::shuffle_new_decks(cx);
     run(cx, &cx.rules.setup, 0, || "setup.effect".into())?;
-    let first = match cx.rules.data.seats.first {
-        FirstSeat::First => 0,
-        FirstSeat::Random => cx.state.rng.below(cx.state.seats.len() as u32) as u8,
+    let first = match (first_seat, cx.rules.data.seats.first) {
+        (Some(seat), _) => seat,
+        (None, FirstSeat::First) => 0,
+        (None, FirstSeat::Random | FirstSeat::RandomEachMatch) => cx.state.rng.below(cx.state.seats.len() as u32) as u8,
     };
     cx.state.turn.seat = first;
     cx.state.turn.first_seat = first;
@@ -196,6 +198,8 @@ pub(crate) fn end_turn(cx: &mut WriteCx) -> Result<(), RuleError> {
                 if cx.state.outcome.is_some() {
                     return Ok(());
                 }
+                // The new match may have drawn another first seat: it moves first.
+                next = cx.state.turn.first_seat as usize;
             }
         }
         if cx.state.seats[next].status == SeatStatus::Active {
@@ -262,8 +266,25 @@ fn end_match(cx: &mut WriteCx) -> Result<(), RuleError> {
         return finish_by_score(cx);
     }
     cx.state.turn.match_number += 1;
+    if cx.rules.data.seats.first == FirstSeat::RandomEachMatch {
+        draw_first_seat(cx);
+    }
     open_match(cx);
     Ok(())
+}
+
+/// Draws the seat that moves first in the match to come, each seat still playing as likely
+/// (`[seats] first = "random_each_match"`).
+fn draw_first_seat(cx: &mut WriteCx) {
+    let playing: Vec<u8> = (0..cx.state.seats.len() as u8)
+        .filter(|&seat| cx.state.seats[seat as usize].status == SeatStatus::Active)
+        .collect();
+    if playing.is_empty() {
+        return;
+    }
+    let drawn = playing[cx.state.rng.below(playing.len() as u32) as usize];
+    cx.state.turn.first_seat = drawn;
+    cx.events.push_with(|| Event::FirstSeatDrawn { seat: drawn });
 }
 
 /// Ends a game that ran out of matches or turns: the side with the highest `end.score` wins, a

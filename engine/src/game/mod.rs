@@ -138,6 +138,11 @@ pub struct GameSetup {
     /// loaded with them (`loader::load_mod_with`). Options not named are at their defaults.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub options: crate::options::Choices,
+    /// The seat (0 = the first) that moves first, instead of what `[seats] first` gives for the
+    /// game's start (later matches still draw theirs with `"random_each_match"`): a rematch
+    /// that lets the loser begin, or a scenario test that needs a known first seat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_seat: Option<u8>,
 }
 
 /// One seat of a game.
@@ -166,7 +171,7 @@ impl GameSetup {
                 player: None,
             })
             .collect();
-        Self { seed, seats, board: None, options: rules.chosen_options.clone() }
+        Self { seed, seats, board: None, options: rules.chosen_options.clone(), first_seat: None }
     }
 }
 
@@ -372,7 +377,8 @@ impl Engine {
         if let Some(hooks) = self.hooks.as_mut() {
             hooks.begin_work();
         }
-        self.with_cx(&mut state, events, |cx| flow::start_game(cx))?;
+        let first_seat = setup.first_seat;
+        self.with_cx(&mut state, events, |cx| flow::start_game(cx, first_seat))?;
         self.settle(&mut state, events)?;
         Ok(state)
     }

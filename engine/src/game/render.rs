@@ -187,6 +187,7 @@ pub fn event_json(rules: &Ruleset, state: &GameState, event: &Event) -> Json {
             value
         }
         Event::MatchEnded { number } => json!({ "event": "match_ended", "match": number }),
+        Event::FirstSeatDrawn { seat } => json!({ "event": "first_seat_drawn", "seat": seat + 1 }),
         Event::SeatLeft { seat: s } => json!({ "event": "seat_left", "seat": seat(*s) }),
         Event::SeatEliminated { seat: s } => json!({ "event": "seat_eliminated", "seat": seat(*s) }),
         Event::GameOver { outcome } => {

@@ -89,7 +89,7 @@ pub fn by_sides(rules: &Ruleset, seed: u64, sides: &[SideSeating]) -> Result<Gam
     if seats.len() < range.min as usize || seats.len() > range.max as usize {
         return Err(format!("this game takes {} to {} characters in all, not {}", range.min, range.max, seats.len()));
     }
-    Ok(GameSetup { seed, seats, board: None, options: rules.chosen_options.clone() })
+    Ok(GameSetup { seed, seats, board: None, options: rules.chosen_options.clone(), first_seat: None })
 }
 
 /// The side's short label (its label, or its id, when it has none).

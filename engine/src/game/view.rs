@@ -276,6 +276,7 @@ impl Event {
             | Event::Declined { .. }
             | Event::Shuffled { .. }
             | Event::MatchEnded { .. }
+            | Event::FirstSeatDrawn { .. }
             | Event::SeatLeft { .. }
             | Event::SeatEliminated { .. }
             | Event::GameOver { .. } => Some(self.clone()),

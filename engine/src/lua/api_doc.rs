@@ -1037,6 +1037,11 @@ const SCENARIO_OPTIONS: ApiTable = ApiTable {
     entries: &[
         field("seed", "integer?", "The game's seed (1 when absent)."),
         field(
+            "first",
+            "integer?",
+            "The seat (from 1) that moves first; what the mod's `[seats] first` gives when absent (a drawn first seat too).",
+        ),
+        field(
             "seats",
             "(integer|string[])?",
             "How many seats, or their names; the mod's default number of seats when absent.",

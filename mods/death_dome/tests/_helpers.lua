@@ -16,7 +16,7 @@ helpers.GREEN_WARRIOR, helpers.GREEN_SCOUT, helpers.GREEN_GUNNER, helpers.GREEN_
 function helpers.game(options)
   options = options or {}
   local seats = options.seats or 2
-  local g = scenario.new{ seed = options.seed or 1, seats = seats }
+  local g = scenario.new{ seed = options.seed or 1, seats = seats, first = 1 }
   for _ = 1, seats do g:pass() end
   helpers.stay_put(g)
   for piece, label in pairs(options.at or {}) do g:move_piece(piece, label) end

@@ -6,7 +6,7 @@ local h = helpers
 -- Red buys `purchases` (unit → list of item ids, bought in turn) in the first shop while blue
 -- passes; then red passes too and the shop closes (sets and combos are worked out then).
 local function shop(purchases)
-  local g = scenario.new{ seed = 1, seats = 2 }
+  local g = scenario.new{ seed = 1, seats = 2, first = 1 }
   for _, buy in ipairs(purchases) do
     g:act{ action = "buy", who = buy[1], what = buy[2] }
     g:pass()

@@ -39,3 +39,10 @@ test("a team whose units are all jailed sits out its turns", function()
   g:pass()
   expect_eq({ g:current_seat(), g:round() }, { 1, 2 }, "blue had nothing to do: red's turn again")
 end)
+
+test("a released unit comes back whole", function()
+  local g = h.game{ at = { [h.RED_WARRIOR] = "C08", [h.RED_SCOUT] = "A08" } }
+  g:set_stat(h.RED_SCOUT, "vitae", 0)
+  g:act{ action = "release", who = h.RED_WARRIOR }
+  expect_eq(g:stat(h.RED_SCOUT, "vitae"), 4)
+end)

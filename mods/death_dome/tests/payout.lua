@@ -47,3 +47,22 @@ test("five matches, then the team with the most credits wins", function()
   expect_eq(g:over(), true)
   expect_eq(g:outcome(), { result = "win", seats = { 2 } })
 end)
+
+test("before every match the team to move first is drawn again; it buys first and moves first", function()
+  local drawn_teams = {}
+  for seed = 1, 8 do
+    local g = h.game{ seed = seed }
+    pass_rounds(g, 12)
+    local drawn
+    for _, e in ipairs(g:events(true)) do
+      if e.event == "first_seat_drawn" then drawn = e.seat end
+    end
+    expect_eq({ g:round(), g:current_seat() }, { 0, drawn }, "the drawn team opens the shop")
+    g:pass()
+    g:pass()
+    h.stay_put(g)
+    expect_eq({ g:round(), g:current_seat() }, { 1, drawn }, "and the match")
+    drawn_teams[drawn] = true
+  end
+  expect(drawn_teams[1] and drawn_teams[2], "either team may be drawn")
+end)

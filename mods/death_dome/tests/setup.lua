@@ -3,7 +3,7 @@
 local h = helpers
 
 test("each team starts with 1,000,000 credits and four units in its base, with their figures", function()
-  local g = scenario.new{ seed = 1, seats = 4 }
+  local g = scenario.new{ seed = 1, seats = 4, first = 1 }
   for seat = 1, 4 do expect_eq(g:resource(seat, "credits"), 1000000) end
   expect_eq(g:piece_space(h.RED_WARRIOR), "C00")
   expect_eq(g:piece_space(h.BLUE_GUNNER), "O02")
@@ -21,7 +21,7 @@ test("each team starts with 1,000,000 credits and four units in its base, with t
 end)
 
 test("the game opens with the shop, then red plays the first round of the first match", function()
-  local g = scenario.new{ seed = 1, seats = 3 }
+  local g = scenario.new{ seed = 1, seats = 3, first = 1 }
   expect_eq(g:round(), 0, "the shop is before round 1")
   expect_eq(g:current_seat(), 1)
   g:pass()
@@ -41,7 +41,7 @@ test("a turn draws 3 Special Play cards, plus 1 for every 5 control points held"
 end)
 
 test("when the shop closes each team chooses where its units stand in its base", function()
-  local g = scenario.new{ seed = 1, seats = 2 }
+  local g = scenario.new{ seed = 1, seats = 2, first = 1 }
   g:pass()
   g:pass()
   expect_eq(g:seat_to_act(), 1, "red places its units first")
@@ -54,4 +54,14 @@ test("when the shop closes each team chooses where its units stand in its base",
   g:act{ action = "station", unit = h.RED_WARRIOR, at = "A00", seat = 1 }
   h.stay_put(g)
   expect_eq({ g:piece_space(h.RED_WARRIOR), g:round(), g:current_seat() }, { "A00", 1, 1 })
+end)
+
+test("with three teams the control points by the empty base are out of play", function()
+  local g = h.game{ seats = 3, at = { [h.RED_WARRIOR] = "C12", [h.RED_SCOUT] = "E02" }, hands = { [1] = {} } }
+  h.refused(g, { action = "capture", who = h.RED_WARRIOR }, "`who` does not satisfy its condition")
+  g:act{ action = "capture", who = h.RED_SCOUT }
+  expect_eq(g:owner("E02"), 1, "a point by a team's base is in play")
+  local four = h.game{ seats = 4, at = { [h.RED_WARRIOR] = "C12" }, hands = { [1] = {} } }
+  four:act{ action = "capture", who = h.RED_WARRIOR }
+  expect_eq(four:owner("C12"), 1, "with four teams every point is")
 end)

@@ -31,7 +31,7 @@ local function with_deck(own)
 end
 
 test("weapons come from the unit's own deck; armour and equipment from any", function()
-  local g = scenario.new{ seed = 1, seats = 2 }
+  local g = scenario.new{ seed = 1, seats = 2, first = 1 }
   expect_eq(offered(g, h.RED_GUNNER),
     with_deck{ "chain_gun", "plasma_cannon", "plutonium_blaster", "rocket_launcher", "telegun" })
   expect_eq(offered(g, h.RED_WARRIOR),
@@ -43,7 +43,7 @@ test("weapons come from the unit's own deck; armour and equipment from any", fun
 end)
 
 test("one item a turn, paid in credits, its figures added to the unit's", function()
-  local g = scenario.new{ seed = 1, seats = 2 }
+  local g = scenario.new{ seed = 1, seats = 2, first = 1 }
   g:act{ action = "buy", who = h.RED_SCOUT, what = "spider_legs" }
   expect_eq(g:resource(1, "credits"), 850000)
   expect_eq(g:stat(h.RED_SCOUT, "movement"), 7)
@@ -58,7 +58,7 @@ test("one item a turn, paid in credits, its figures added to the unit's", functi
 end)
 
 test("a unit carries three items at most, and credits must cover the price", function()
-  local g = scenario.new{ seed = 1, seats = 2 }
+  local g = scenario.new{ seed = 1, seats = 2, first = 1 }
   g:give(h.RED_GUNNER, "flak_vest")
   g:give(h.RED_GUNNER, "spider_legs")
   expect_eq(offered(g, h.RED_GUNNER), {}, "rifle, vest and legs: full")
@@ -67,7 +67,7 @@ test("a unit carries three items at most, and credits must cover the price", fun
 end)
 
 test("a purchase turn may instead offer an item to another team; the buyer takes it for a unit", function()
-  local g = scenario.new{ seed = 1, seats = 2 }
+  local g = scenario.new{ seed = 1, seats = 2, first = 1 }
   g:give(h.RED_SCOUT, "spider_legs")
   g:set_stat(h.RED_SCOUT, "movement", 7)
   g:act{ action = "offer_item", who = h.RED_SCOUT, item = "spider_legs", buyer = 2, price = 2 }
@@ -81,7 +81,7 @@ test("a purchase turn may instead offer an item to another team; the buyer takes
 end)
 
 test("an offer may be declined; a starting weapon is never offered; one offer a shop", function()
-  local g = scenario.new{ seed = 1, seats = 2 }
+  local g = scenario.new{ seed = 1, seats = 2, first = 1 }
   g:give(h.RED_SCOUT, "pistol")
   h.refused(g, { action = "offer_item", who = h.RED_SCOUT, item = "knife", buyer = 2, price = 1 })
   g:act{ action = "offer_item", who = h.RED_SCOUT, item = "pistol", buyer = 2, price = 20 }
@@ -95,7 +95,7 @@ test("an offer may be declined; a starting weapon is never offered; one offer a 
 end)
 
 test("computer players answer offers but make none: a shop of spent teams ends", function()
-  local g = scenario.new{ seed = 1, seats = 2 }
+  local g = scenario.new{ seed = 1, seats = 2, first = 1 }
   g:give(h.RED_SCOUT, "pistol")
   g:set_resource(1, "credits", 0)
   g:set_resource(2, "credits", 0)
@@ -106,7 +106,7 @@ test("computer players answer offers but make none: a shop of spent teams ends",
 end)
 
 test("an item sold back to the bank pays half its price and frees the unit's slot", function()
-  local g = scenario.new{ seed = 1, seats = 2 }
+  local g = scenario.new{ seed = 1, seats = 2, first = 1 }
   g:act{ action = "buy", who = h.RED_GUNNER, what = "riot_shield" }
   g:pass()
   expect_eq(g:current_seat(), 1)

@@ -277,6 +277,7 @@ pub fn event(rules: &Ruleset, state: &GameState, event: &Event) -> Option<String
         Event::GameOver { outcome: o } => format!("Game over: {}", outcome(state, o)),
         Event::Log { text } => text.clone(),
         Event::MatchEnded { number } => format!("Match {number} ends"),
+        Event::FirstSeatDrawn { seat: who } => format!("{} is drawn to move first this match", seat(state, *who)),
         _ => return None,
     })
 }

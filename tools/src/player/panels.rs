@@ -212,11 +212,14 @@ pub fn actions(ui: &mut egui::Ui, session: &mut Session) -> ActionsResponse {
                         ui.label(RichText::new(format_preview(figure)).small());
                     }
                 });
-                // An item's stats and holders under it: what buying or using it gives.
-                if let Some(detail) = &option.detail {
+                // An item's stats and holders under it, then the mod's sentence about it: what
+                // buying or using it gives, where a stat alone would not say ("incapacitates").
+                for (line, weak) in [(&option.detail, false), (&option.description, true)] {
+                    let Some(line) = line else { continue };
                     ui.horizontal(|ui| {
                         ui.add_space(12.0);
-                        ui.label(RichText::new(detail).small());
+                        let text = RichText::new(line.as_str()).small();
+                        ui.add(egui::Label::new(if weak { text.weak() } else { text }).wrap());
                     });
                 }
             }

@@ -101,6 +101,7 @@ impl SetupForm {
                     .collect(),
                 board: None,
                 options: Default::default(),
+                first_seat: None,
             }
         };
         let mut setup = setup;
