@@ -55,13 +55,3 @@ test("when the shop closes each team chooses where its units stand in its base",
   h.stay_put(g)
   expect_eq({ g:piece_space(h.RED_WARRIOR), g:round(), g:current_seat() }, { "A00", 1, 1 })
 end)
-
-test("with three teams the control points by the empty base are out of play", function()
-  local g = h.game{ seats = 3, at = { [h.RED_WARRIOR] = "C12", [h.RED_SCOUT] = "E02" }, hands = { [1] = {} } }
-  h.refused(g, { action = "capture", who = h.RED_WARRIOR }, "`who` does not satisfy its condition")
-  g:act{ action = "capture", who = h.RED_SCOUT }
-  expect_eq(g:owner("E02"), 1, "a point by a team's base is in play")
-  local four = h.game{ seats = 4, at = { [h.RED_WARRIOR] = "C12" }, hands = { [1] = {} } }
-  four:act{ action = "capture", who = h.RED_WARRIOR }
-  expect_eq(four:owner("C12"), 1, "with four teams every point is")
-end)

@@ -1016,7 +1016,13 @@ impl GameScreen {
             if let Some(winners) = session.winners() {
                 ui.heading(winners);
             }
-            ui.label(format!("{} turns, {} rounds, {} actions", stats.turns, stats.rounds, stats.actions));
+            // Rounds start afresh each match: a game of matches counts its matches instead.
+            let length = if stats.matches > 1 {
+                format!("{} matches", stats.matches)
+            } else {
+                format!("{} rounds", stats.rounds)
+            };
+            ui.label(format!("{} turns, {length}, {} actions", stats.turns, stats.actions));
             egui::Grid::new("statistics").striped(true).show(ui, |ui| {
                 for (row, cells) in session.statistics_table().iter().enumerate() {
                     for (col, cell) in cells.iter().enumerate() {

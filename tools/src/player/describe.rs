@@ -284,8 +284,9 @@ pub fn event(rules: &Ruleset, state: &GameState, event: &Event) -> Option<String
 
 /// The ids of cards, when all of them are known: "ember, frost".
 fn known_cards(rules: &Ruleset, cards: &[u16]) -> Option<String> {
-    let ids: Option<Vec<&str>> = cards.iter().map(|c| rules.card_ids.get(*c as usize).map(String::as_str)).collect();
-    ids.filter(|ids| !ids.is_empty()).map(|ids| ids.join(", "))
+    let known = cards.iter().all(|&c| (c as usize) < rules.card_ids.len());
+    (known && !cards.is_empty())
+        .then(|| cards.iter().map(|&c| card_label(rules, i64::from(c))).collect::<Vec<_>>().join(", "))
 }
 
 /// "1 card", "3 cards".

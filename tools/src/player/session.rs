@@ -78,7 +78,10 @@ pub struct SeatStats {
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameStats {
     pub turns: u32,
+    /// Rounds of the last match (of the game, when it has no matches).
     pub rounds: u32,
+    /// Matches played: 1 for a game without matches.
+    pub matches: u32,
     pub actions: usize,
     pub per_seat: Vec<SeatStats>,
 }
@@ -599,6 +602,7 @@ impl Session {
         GameStats {
             turns: self.state.turn.number,
             rounds: self.state.turn.round,
+            matches: self.state.turn.match_number.max(1),
             actions: self.history.len(),
             per_seat: self.stats.clone(),
         }
