@@ -21,6 +21,9 @@ pub struct OpenedChoices {
     pub all_cards: bool,
     /// A column per seat that answered, in the order the offers were made.
     pub columns: Vec<OpenedColumn>,
+    /// What the opened answers showed in the open (`reveal_value`: "Blue shows damage: 5"), the
+    /// outcome the stacks decided.
+    pub shown: Vec<String>,
 }
 
 /// What one seat put in, answer by answer (a seat that passed at once put in nothing).
@@ -57,7 +60,17 @@ pub fn last_opening(rules: &Ruleset, state: &GameState, events: &[(u32, Event)],
             }
         }
     }
-    let mut opened = OpenedChoices { turn: *turn, action: None, all_cards: true, columns: Vec::new() };
+    let mut opened =
+        OpenedChoices { turn: *turn, action: None, all_cards: true, columns: Vec::new(), shown: Vec::new() };
+    for (_, _, run) in &runs {
+        for event in run {
+            if let Event::ValueRevealed { .. } = event
+                && let Some(text) = describe::event(rules, state, event)
+            {
+                opened.shown.push(text.trim().to_string());
+            }
+        }
+    }
     for (seat, action, run) in &runs {
         let column = match opened.columns.iter().position(|c| c.seat == *seat) {
             Some(index) => index,
@@ -160,6 +173,7 @@ mod tests {
             Event::Acted { seat: 1, action: answer(2, 0, 1) },
             Event::Acted { seat: 1, action: Action::pass() },
             Event::Declined { seat: 1, action: commit },
+            Event::ValueRevealed { seat: 1, label: "margin".into(), value: 2 },
         ];
         (rules, state, events.into_iter().map(|event| (4, event)).collect())
     }
@@ -179,6 +193,9 @@ mod tests {
         assert_eq!(choices(0), vec![vec![label(0)], vec!["a card".to_string()]]);
         assert_eq!(choices(1), vec![vec!["a card".to_string()], vec![label(1)]]);
         assert_eq!(choices(NO_SEAT), vec![vec!["a card".to_string()]; 2]);
+        // What the opening decided, shown in the open, goes with it.
+        let opened = last_opening(&rules, &state, &events, 0).expect("an opening");
+        assert_eq!(opened.shown, [format!("{} shows margin: 2", describe::seat(&state, 1))]);
         // Before the opening, nothing: sealed answers are not read.
         let before: Vec<(u32, Event)> = events.iter().take(6).cloned().collect();
         assert_eq!(last_opening(&rules, &state, &before, 0), None);

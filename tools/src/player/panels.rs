@@ -366,6 +366,10 @@ pub fn opened_choices(ui: &mut egui::Ui, rules: &Ruleset, state: &GameState, ope
             }
         }
     });
+    // What the stacks decided, where the rules show it (a blow's damage).
+    for line in &opened.shown {
+        ui.label(RichText::new(line).small());
+    }
 }
 
 /// Every seat: colour, name, status and a short summary (spaces owned, resources).
