@@ -5,11 +5,8 @@
 
 mod common;
 
-use std::sync::Arc;
-
-use common::{legal, manifest, new_game, write_mod};
+use common::{legal, load_data, new_game};
 use meeple_engine::game::{Action, ActionError, ActionKind, Engine, Events, GameState};
-use meeple_engine::loader::load_mod;
 use meeple_engine::rules::Ruleset;
 
 /// One runner on a track of six spaces; a phase allows one step (group `stride`: a step or a
@@ -55,14 +52,6 @@ effect = ["me.hastes -= 1", "refund('stride', 1)"]
 win = "seat.number == 99"
 "#;
 
-fn load(id: &str, data: &str) -> Result<Arc<Ruleset>, String> {
-    let manifest = manifest(id);
-    let folder = write_mod(id, &[("mod.toml", manifest.as_bytes()), ("data.toml", data.as_bytes())]);
-    let loaded = load_mod(&folder);
-    std::fs::remove_dir_all(&folder).ok();
-    loaded.map(|l| l.ruleset).map_err(|found| found.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n"))
-}
-
 fn rule(rules: &Ruleset, id: &str) -> u16 {
     rules.action_index(id).unwrap() as u16
 }
@@ -86,7 +75,7 @@ fn step_to(rules: &Ruleset, state: &GameState, to: &str) -> Action {
 
 #[test]
 fn a_refund_gives_a_spent_use_back_once() {
-    let rules = load("budget_refund", TRACK).unwrap_or_else(|e| panic!("{e}"));
+    let rules = load_data("budget_refund", TRACK).unwrap_or_else(|e| panic!("{e}"));
     let (mut engine, mut state, _) = new_game(&rules, 1, 2);
     let mut events = Events::recording();
     assert_eq!(offered(&rules, &mut engine, &state), ["step", "leap"], "nothing used: no haste to play");
@@ -110,13 +99,13 @@ fn a_refund_gives_a_spent_use_back_once() {
 fn refund_and_used_name_a_budget_slot() {
     let misspelt =
         TRACK.replace("refund('stride', 1)", "refund('strides', 1)").replace("used('stride')", "used('strid')");
-    let text = load("budget_misspelt", &misspelt).unwrap_err();
+    let text = load_data("budget_misspelt", &misspelt).unwrap_err();
     assert!(
         text.contains("strides") && text.contains("strid") && text.matches("did you mean `stride`").count() == 2,
         "{text}"
     );
     assert!(text.contains("data.toml:"), "located: {text}");
     let unquoted = TRACK.replace("refund('stride', 1)", "refund(stride, 1)");
-    let text = load("budget_unquoted", &unquoted).unwrap_err();
+    let text = load_data("budget_unquoted", &unquoted).unwrap_err();
     assert!(text.contains("the first argument of `refund` is a quoted action or action group"), "{text}");
 }

@@ -89,6 +89,16 @@ fn an_interlude_is_checked_where_it_is_written() {
     }
 }
 
+/// The fixture `bazaar` with `[seats] first = "random_each_match"`.
+fn bazaar_drawing_first_seats() -> std::sync::Arc<Ruleset> {
+    let data = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bazaar/data.toml"),
+    )
+    .unwrap()
+        + "\n[seats]\nfirst = \"random_each_match\"\n";
+    common::load_data("bazaar_drawn", &data).unwrap_or_else(|e| panic!("{e}"))
+}
+
 /// `[seats] first = "random_each_match"`: each match's first seat is drawn anew (the game's
 /// first match too); the interlude and the match both begin with it, rounds count from it, and
 /// the draw is an event every seat sees.
@@ -137,15 +147,7 @@ fn a_first_seat_drawn_anew_for_every_match_opens_its_interlude_and_its_rounds() 
 
 #[test]
 fn the_draw_of_the_first_seat_is_seen_by_every_seat() {
-    let data = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bazaar/data.toml"),
-    )
-    .unwrap()
-        + "\n[seats]\nfirst = \"random_each_match\"\n";
-    let manifest = common::manifest("bazaar_seen");
-    let folder = common::write_mod("bazaar_seen", &[("mod.toml", manifest.as_bytes()), ("data.toml", data.as_bytes())]);
-    let rules = common::loaded(&folder);
-    std::fs::remove_dir_all(&folder).ok();
+    let rules = bazaar_drawing_first_seats();
     let (mut engine, mut state, _) = common::new_game(&rules, 7, 2);
     let mut events = Events::recording();
     for _ in 0..2 {

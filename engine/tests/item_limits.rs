@@ -4,11 +4,8 @@
 
 mod common;
 
-use std::sync::Arc;
-
-use common::{legal, manifest, new_game, write_mod};
+use common::{legal, load_data, new_game};
 use meeple_engine::game::{Action, ActionKind, Engine, Event, Events, GameState};
-use meeple_engine::loader::load_mod;
 use meeple_engine::rules::Ruleset;
 
 /// A gunner (two items at most, starting with a vest) and a medic; a cannon only gunners hold,
@@ -63,14 +60,6 @@ effect = ["drop(item)"]
 win = "seat.number == 99"
 "#;
 
-fn load(id: &str, data: &str) -> Result<Arc<Ruleset>, String> {
-    let manifest = manifest(id);
-    let folder = write_mod(id, &[("mod.toml", manifest.as_bytes()), ("data.toml", data.as_bytes())]);
-    let loaded = load_mod(&folder);
-    std::fs::remove_dir_all(&folder).ok();
-    loaded.map(|l| l.ruleset).map_err(|found| found.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n"))
-}
-
 fn rule(rules: &Ruleset, id: &str) -> u16 {
     rules.action_index(id).unwrap() as u16
 }
@@ -94,7 +83,7 @@ fn offered(rules: &Ruleset, engine: &mut Engine, state: &GameState, piece: i64) 
 
 #[test]
 fn holders_and_max_items_decide_what_can_hold_offers() {
-    let rules = load("item_shop", SHOP).unwrap_or_else(|e| panic!("{e}"));
+    let rules = load_data("item_shop", SHOP).unwrap_or_else(|e| panic!("{e}"));
     let (mut engine, mut state, _) = new_game(&rules, 1, 2);
     assert_eq!(held(&rules, &state, 0), ["vest"]);
     assert_eq!(offered(&rules, &mut engine, &state, 0), ["cannon", "vest", "kit"], "the gunner's deck and anyone's");
@@ -118,7 +107,7 @@ fn holders_and_max_items_decide_what_can_hold_offers() {
 
 #[test]
 fn drop_takes_an_item_back_and_the_later_ones_move_up() {
-    let rules = load("item_drop", SHOP).unwrap_or_else(|e| panic!("{e}"));
+    let rules = load_data("item_drop", SHOP).unwrap_or_else(|e| panic!("{e}"));
     let (mut engine, mut state, _) = new_game(&rules, 1, 2);
     let mut events = Events::recording();
     engine.apply(&mut state, &Action::rule(rule(&rules, "buy"), &[0, item(&rules, "cannon")]), &mut events).unwrap();
@@ -141,7 +130,7 @@ fn held_count_of_one_kind_counts_that_kind_alone() {
         "where = \"can_hold(who, what)\"",
         "where = \"can_hold(who, what) and held_count(who, what) == 0 and held_count(who, 'kit') + held_count(who) < 3\"",
     );
-    let rules = load("item_once", &once).unwrap_or_else(|e| panic!("{e}"));
+    let rules = load_data("item_once", &once).unwrap_or_else(|e| panic!("{e}"));
     let (mut engine, mut state, _) = new_game(&rules, 1, 2);
     assert_eq!(offered(&rules, &mut engine, &state, 0), ["cannon", "kit"], "the gunner holds a vest");
     assert_eq!(offered(&rules, &mut engine, &state, 1), ["vest", "kit"]);
@@ -151,22 +140,22 @@ fn held_count_of_one_kind_counts_that_kind_alone() {
     // the vest; a second kit is refused by its own kind's count.
     assert_eq!(offered(&rules, &mut engine, &state, 1), ["vest"]);
     let misspelt = once.replace("held_count(who, 'kit')", "held_count(who, 'kitt')");
-    let text = load("item_once_misspelt", &misspelt).unwrap_err();
+    let text = load_data("item_once_misspelt", &misspelt).unwrap_err();
     assert!(text.contains("kitt") && text.contains("did you mean `kit`"), "{text}");
 }
 
 #[test]
 fn limits_are_checked_where_they_are_written() {
     let unknown = SHOP.replace("holders = [\"gunner\"]", "holders = [\"guner\"]");
-    let text = load("item_unknown", &unknown).unwrap_err();
+    let text = load_data("item_unknown", &unknown).unwrap_err();
     assert!(text.contains("data.toml:11:12") && text.contains("guner") && text.contains("gunner"), "{text}");
     let too_many = SHOP.replace("max_items = 2\nitems = [\"vest\"]", "max_items = 1\nitems = [\"vest\", \"kit\"]");
-    let text = load("item_too_many", &too_many).unwrap_err();
+    let text = load_data("item_too_many", &too_many).unwrap_err();
     assert!(text.contains("would hold 2 items, more than its `max_items` (1)"), "{text}");
     let wrong_kind = SHOP.replace("[pieces.medic]", "[pieces.medic]\nitems = [\"cannon\"]");
-    let text = load("item_wrong_kind", &wrong_kind).unwrap_err();
+    let text = load_data("item_wrong_kind", &wrong_kind).unwrap_err();
     assert!(text.contains("`cannon` is held only by gunner"), "{text}");
     let beyond = SHOP.replace("max_items = 2", "max_items = 300");
-    let text = load("item_beyond", &beyond).unwrap_err();
+    let text = load_data("item_beyond", &beyond).unwrap_err();
     assert!(text.contains("a piece holds at most 255 items"), "{text}");
 }

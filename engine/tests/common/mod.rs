@@ -67,6 +67,16 @@ pub fn problems(folder: &Path) -> Vec<Diagnostic> {
     }
 }
 
+/// Loads a mod of one data file written to a temporary folder (removed again): its ruleset, or
+/// its problems as text.
+pub fn load_data(id: &str, data: &str) -> Result<Arc<Ruleset>, String> {
+    let manifest = manifest(id);
+    let folder = write_mod(id, &[("mod.toml", manifest.as_bytes()), ("data.toml", data.as_bytes())]);
+    let loaded = load_mod(&folder);
+    std::fs::remove_dir_all(&folder).ok();
+    loaded.map(|l| l.ruleset).map_err(|found| found.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n"))
+}
+
 /// A minimal valid manifest for mod `id`.
 pub fn manifest(id: &str) -> String {
     format!(
