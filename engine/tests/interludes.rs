@@ -177,3 +177,18 @@ fn the_draw_of_the_first_seat_is_seen_by_every_seat() {
         assert_eq!(seen, 1, "seat {viewer} sees the draw");
     }
 }
+
+/// A setup (a save file, say) naming a first seat the game does not have is refused, not
+/// played past the seats.
+#[test]
+fn a_first_seat_beyond_the_seats_is_refused() {
+    let rules = bazaar_drawing_first_seats();
+    let mut engine = Engine::new(rules.clone()).unwrap();
+    let mut setup = meeple_engine::game::GameSetup::new(&rules, 1, 2, "human");
+    setup.first_seat = Some(1);
+    let state = engine.new_game(&setup, &mut Events::discard()).unwrap();
+    assert_eq!(state.to_act(), 1, "a first seat the game has moves first");
+    setup.first_seat = Some(2);
+    let error = engine.new_game(&setup, &mut Events::discard()).unwrap_err().to_string();
+    assert!(error.contains("the first seat is seat 3, but the game has 2 seats"), "{error}");
+}

@@ -274,6 +274,14 @@ impl Engine {
                 range.min, range.max
             )));
         }
+        if let Some(first) = setup.first_seat
+            && first as usize >= seat_count
+        {
+            return Err(RuleError::new(format!(
+                "the first seat is seat {}, but the game has {seat_count} seats",
+                u32::from(first) + 1
+            )));
+        }
         for (option, choice) in &setup.options {
             let loaded = rules.chosen_options.get(option);
             if loaded != Some(choice) {
