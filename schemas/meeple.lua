@@ -834,6 +834,7 @@ function Scenario:replay_hash() end
 ---@field first? integer # The seat (from 1) that moves first; what the mod's `[seats] first` gives when absent (a drawn first seat too).
 ---@field seats? integer|string[] # How many seats, or their names; the mod's default number of seats when absent.
 ---@field board? table # A board of the test's own, written as the data's `[board]` table (e.g. `{ kind = "graph", terrain = "land", spaces = {...}, links = {...} }`); the mod's board when absent.
+---@field options? table<string, string> # Setup choices by option, e.g. `{ map = "small" }`: the mod is loaded with them (once per file and set of choices). Options not named take what the setup screen would for the seat count: the default when it fits, else the first choice for that many seats.
 
 ---An action as `g:act`, `g:try`, `g:chance` and `g:preview` take it and `g:legal` gives it: the action's id and each parameter by name. Spaces are labels, seats and pieces numbers from 1; an item a piece holds is `{ piece = 1, position = 2 }`, `{ piece = 1, item = "sword" }` or just the item's id.
 ---@class meeple.ActionRecord

@@ -204,9 +204,10 @@ fn the_panel_runs_before_and_after_and_reuses_before() {
     panel.threads = 2;
     *panel.settings_for(&before) = BalanceSettings { games: 20, level: "easy".into(), seats: 2, seed: 1 };
     let state = PanelState { panel, before, after: Some(after) };
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1000.0, 800.0))
-        .build_ui_state(|ui, state: &mut PanelState| state.panel.ui(ui, &state.before, state.after.as_ref()), state);
+    let mut harness = Harness::builder().with_size(egui::vec2(1000.0, 800.0)).build_ui_state(
+        |ui, state: &mut PanelState| state.panel.ui(ui, &state.before, state.after.as_ref(), &Default::default()),
+        state,
+    );
     harness.run();
     assert!(harness.query_by_label("Games").is_some());
     harness.get_by_label("Run balance check").click();
@@ -240,4 +241,44 @@ fn the_panel_runs_before_and_after_and_reuses_before() {
     assert!(panel.before_run().unwrap().poll().is_some(), "the saved mod's run is reused");
     assert!(Arc::ptr_eq(panel.after_run().unwrap().rules(), &edited));
     panel.after_run().unwrap().wait().as_ref().expect("the games play");
+}
+
+/// A mod with a map for each seat count is played on the one for the seats chosen: Death Dome
+/// with three teams in its arena of three bases, as edited when an edit is given.
+#[test]
+fn the_panel_plays_the_map_made_for_the_seat_count() {
+    let before = meeple_tests::load("death_dome");
+    assert_eq!(before.chosen_options.get("arena").map(String::as_str), Some("four_corners"));
+    let mut panel = BalancePanel::default();
+    panel.threads = 2;
+    *panel.settings_for(&before) = BalanceSettings { games: 10, level: "easy".into(), seats: 3, seed: 1 };
+    // An unsaved edit of the three bases' file: the edited run plays it, the saved one does not.
+    let folder = before.folder.clone().expect("loaded from its folder");
+    let file = folder.join("arena_three.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let edited = text.replace("\"...........c.....\",", "\".................\",");
+    assert_ne!(edited, text, "the edit takes away green's control point L12");
+    let overlay = meeple_engine::loader::Overlay::from([(file, edited)]);
+    panel.start(&before, Some(&before.clone()), &overlay);
+    assert_eq!(panel.problem, None);
+    let control = |rules: &Arc<Ruleset>| {
+        let state = meeple_engine::game::Engine::new(rules.clone())
+            .unwrap()
+            .new_game(
+                &meeple_engine::game::GameSetup::new(rules, 1, 3, "easy"),
+                &mut meeple_engine::game::Events::discard(),
+            )
+            .unwrap();
+        let control = rules.terrain_index("control").unwrap();
+        state.board.spaces().iter().filter(|s| s.terrain as usize == control).count()
+    };
+    let saved = panel.before_run().unwrap().rules().clone();
+    assert_eq!(saved.chosen_options.get("arena").map(String::as_str), Some("three_bases"));
+    assert_eq!(control(&saved), 9);
+    let as_edited = panel.after_run().expect("the edited mod plays too").rules().clone();
+    assert_eq!(control(&as_edited), 8, "the edit is played");
+    for run in [panel.before_run().unwrap()] {
+        assert_eq!(run.wait().as_ref().expect("the games play").games, 10);
+    }
+    panel.after_run().unwrap().wait().as_ref().expect("the edited games play");
 }

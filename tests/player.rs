@@ -602,6 +602,45 @@ fn the_setup_offers_the_mods_options() {
     assert_eq!(session.setup.options.get("map_size").map(String::as_str), Some("small"));
 }
 
+/// A map for a number of players follows the seat count: Death Dome's four corners for four
+/// teams, its three bases once a seat is taken away (the corners then greyed, saying for how
+/// many), and the game started plays on the arena the setup showed.
+#[test]
+fn the_setup_picks_the_map_made_for_the_seat_count() {
+    let mods = vec![ModEntry::load(&mods_dir().join("death_dome"), Origin::Bundled)];
+    let mut harness = harness(PlayerApp::with_mods(mods, StartOptions::default()));
+    harness.run();
+    open_setup(&mut harness, "Death Dome");
+    let arena = |harness: &Harness<'static, PlayerApp>| {
+        harness.state().setup_form().expect("setup").options.get("arena").cloned().unwrap_or_default()
+    };
+    assert_eq!(harness.state_mut().setup_mut().expect("setup").seats.len(), 4);
+    assert_eq!(arena(&harness), "four_corners");
+    click(&mut harness, "−");
+    assert_eq!(arena(&harness), "three_bases", "three teams get the arena of three bases");
+    harness.get_by_role_and_label(egui::accesskit::Role::ComboBox, "Arena").click();
+    harness.run();
+    assert!(disabled(&harness, "Four corners (2 or 4 teams)"), "the corners are not for three");
+    harness.key_press(egui::Key::Escape);
+    harness.run();
+    click(&mut harness, "−");
+    assert_eq!(arena(&harness), "four_corners", "and two teams the corners again");
+    click(&mut harness, "+");
+    click(&mut harness, "Start game");
+    let session = &harness.state().game().expect("the game starts").session;
+    assert_eq!(session.setup.options.get("arena").map(String::as_str), Some("three_bases"));
+    assert_eq!(session.rules.chosen_options.get("arena").map(String::as_str), Some("three_bases"));
+    let green_base: Vec<&str> = session
+        .state
+        .board
+        .spaces()
+        .iter()
+        .filter(|space| space.home == Some(2))
+        .map(|space| space.label.as_str())
+        .collect();
+    assert!(green_base.contains(&"I15"), "green's base in the middle of the bottom edge: {green_base:?}");
+}
+
 /// The heading of the turn of the seat to move, as the header shows it.
 fn announcement(harness: &Harness<'static, PlayerApp>) -> String {
     let session = &harness.state().game().expect("game").session;

@@ -468,7 +468,11 @@ fn jobs(games_per_mod: u64, max_steps: usize) -> Vec<GameJob> {
         for game in 0..games_per_mod {
             let seed = derive_seed(base_seed(), (mod_index as u64) << 32 | game);
             let seats = range.min as usize + (seed % u64::from(range.max - range.min + 1)) as usize;
-            jobs.push(GameJob { mod_id: mod_id.clone(), rules: rules.clone(), seed, seats, max_steps });
+            // The map made for that many seats, as the setup screen would choose it.
+            let rules =
+                meeple_engine::options::rules_for_seats(&rules, &Default::default(), seats, &Default::default())
+                    .unwrap_or_else(|problems| panic!("{mod_id} with {seats} seats: {problems:?}"));
+            jobs.push(GameJob { mod_id: mod_id.clone(), rules, seed, seats, max_steps });
         }
     }
     jobs
@@ -537,7 +541,11 @@ fn games_with_a_short_turn_limit_end_by_it() {
             let seats = range.min as usize + (seed % u64::from(range.max - range.min + 1)) as usize;
             // Enough actions for every turn to be a long one: the limit must come first.
             let max_steps = limit as usize * 200;
-            jobs.push(GameJob { mod_id: mod_id.clone(), rules: rules.clone(), seed, seats, max_steps });
+            // The map made for that many seats, as the setup screen would choose it.
+            let rules =
+                meeple_engine::options::rules_for_seats(&rules, &Default::default(), seats, &Default::default())
+                    .unwrap_or_else(|problems| panic!("{mod_id} with {seats} seats: {problems:?}"));
+            jobs.push(GameJob { mod_id: mod_id.clone(), rules, seed, seats, max_steps });
         }
     }
     let failures = run_parallel(&jobs, |job| {

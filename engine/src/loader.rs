@@ -332,7 +332,8 @@ pub(crate) fn load(
     }
     layers.push(inputs);
     let mut data_files = source::load_layers(layers, COLLECTIONS);
-    let (chosen_options, mut option_problems) = options::apply(&mut data_files.root, chosen, &data_files.sources);
+    let (chosen_options, mut option_problems) =
+        options::apply(&mut data_files.root, chosen, &data_files.sources, manifest.seats);
     problems.append(&mut option_problems);
     // Schema problems are reported, and whatever did read correctly is still compiled, so
     // mistakes in expressions and references show up in the same run.
@@ -829,6 +830,7 @@ fn lenient_data(root: &toml::Value, broken: &mut BTreeSet<String>) -> ModData {
     }
     ModData {
         board,
+        boards: collection(table, "boards", broken),
         terrain: collection(table, "terrain", broken),
         space_counters: collection(table, "space_counters", broken),
         resources: collection(table, "resources", broken),

@@ -7,6 +7,9 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use indexmap::IndexMap;
+
+use crate::defs::{OptionDef, SeatRange};
 use crate::diag::{Diagnostic, did_you_mean};
 use crate::loader::{HookCheck, LoadedMod, mod_files};
 use crate::source::{RawNode, RawValue, Sources};
@@ -75,7 +78,7 @@ fn count_problems(options: &crate::source::RawTable, options_node: &RawNode, sou
 /// Writes the values of the chosen options (each option's default when `chosen` does not name
 /// it) into `root`. Returns every option's choice and the problems met: an unknown option or
 /// choice asked for, a default naming no choice, a path naming no table of the data.
-pub fn apply(root: &mut RawNode, chosen: &Choices, sources: &Sources) -> (Choices, Vec<Diagnostic>) {
+pub fn apply(root: &mut RawNode, chosen: &Choices, sources: &Sources, seats: SeatRange) -> (Choices, Vec<Diagnostic>) {
     let mut problems = Vec::new();
     let mut made = Choices::new();
     let Some(options_node) = root.get("options").cloned() else {
@@ -85,6 +88,7 @@ pub fn apply(root: &mut RawNode, chosen: &Choices, sources: &Sources) -> (Choice
                 crate::diag::shown(id)
             )));
         }
+        problems.extend(unplayed_boards(root, &[], sources));
         return (made, problems);
     };
     let Some(options) = options_node.as_table().cloned() else { return (made, problems) };
@@ -92,6 +96,37 @@ pub fn apply(root: &mut RawNode, chosen: &Choices, sources: &Sources) -> (Choice
     if !too_many.is_empty() {
         return (made, too_many);
     }
+    problems.extend(seat_problems(&options, sources, seats));
+    let boards = root.get("boards").cloned();
+    let mut named_boards = Vec::new();
+    for (id, option) in options.iter() {
+        for (choice_id, choice) in option.get("choices").and_then(RawNode::as_table).into_iter().flat_map(|c| c.iter())
+        {
+            let Some(board) = choice.get("board") else { continue };
+            let Some(name) = board.as_str() else { continue };
+            named_boards.push(name.to_string());
+            if boards.as_ref().and_then(|b| b.get(name)).is_none() {
+                let known: Vec<String> = boards
+                    .as_ref()
+                    .and_then(RawNode::as_table)
+                    .map(|b| b.iter().map(|(k, _)| k.to_string()).collect())
+                    .unwrap_or_default();
+                let hint = did_you_mean(name, known.iter().map(String::as_str));
+                problems.push(
+                    sources
+                        .diagnostic(board.loc, format!("no board `{name}` in `[boards]`"))
+                        .in_table(format!(
+                            "options.{}.choices.{}",
+                            crate::diag::shown(id),
+                            crate::diag::shown(choice_id)
+                        ))
+                        .with_key("board")
+                        .with_suggestion(hint),
+                );
+            }
+        }
+    }
+    problems.extend(unplayed_boards(root, &named_boards, sources));
     for id in chosen.keys() {
         if options.get(id).is_none() {
             let hint = did_you_mean(id, options.iter().map(|(k, _)| k));
@@ -121,6 +156,12 @@ pub fn apply(root: &mut RawNode, chosen: &Choices, sources: &Sources) -> (Choice
             continue;
         };
         made.insert(id.to_string(), pick.clone());
+        // The chosen board first, so the choice's `set` may change it (`"board.rows" = 30`).
+        if let Some(board) = choice.get("board").and_then(RawNode::as_str).and_then(|name| boards.as_ref()?.get(name))
+            && let RawValue::Table(top) = &mut root.value
+        {
+            top.insert("board", board.clone());
+        }
         let Some(set) = choice.get("set").and_then(RawNode::as_table) else { continue };
         for (path, value) in set.iter() {
             if let Err(message) = set_path(root, path, value.clone()) {
@@ -136,6 +177,129 @@ pub fn apply(root: &mut RawNode, chosen: &Choices, sources: &Sources) -> (Choice
         }
     }
     (made, problems)
+}
+
+/// The boards of `[boards]` no option's choice plays on (`named`): written for nothing.
+fn unplayed_boards(root: &RawNode, named: &[String], sources: &Sources) -> Vec<Diagnostic> {
+    let Some(boards) = root.get("boards").and_then(RawNode::as_table) else { return Vec::new() };
+    boards
+        .iter()
+        .filter(|(id, _)| !named.iter().any(|n| n == id))
+        .map(|(id, board)| {
+            sources
+                .diagnostic(
+                    board.key_or_value_loc(),
+                    format!(
+                        "no setup option plays on the board `{id}`: name it in an option's choice (`board = \"{id}\"`) \
+                         or remove it"
+                    ),
+                )
+                .in_table(format!("boards.{}", crate::diag::shown(id)))
+        })
+        .collect()
+}
+
+/// Problems with the seat counts choices are for: a count the game does not take, and a count
+/// it takes that an option has no choice for (a game of that many seats could not be set up).
+fn seat_problems(options: &crate::source::RawTable, sources: &Sources, seats: SeatRange) -> Vec<Diagnostic> {
+    let mut problems = Vec::new();
+    let takes = seats.min..=seats.max;
+    for (id, option) in options.iter() {
+        let Some(choices) = option.get("choices").and_then(RawNode::as_table) else { continue };
+        let table = |choice: &str| format!("options.{}.choices.{}", crate::diag::shown(id), crate::diag::shown(choice));
+        let mut any_limited = false;
+        let mut fitting = vec![false; usize::from(seats.max) + 1];
+        for (choice_id, choice) in choices.iter() {
+            let counts = match choice.get("seats").map(|n| &n.value) {
+                None => {
+                    fitting.iter_mut().for_each(|f| *f = true);
+                    continue;
+                }
+                Some(RawValue::Array(counts)) => counts,
+                // The type is checked where the data is decoded.
+                Some(_) => continue,
+            };
+            any_limited = true;
+            for count in counts {
+                let RawValue::Integer(n) = count.value else { continue };
+                match u8::try_from(n) {
+                    Ok(n) if takes.contains(&n) => fitting[usize::from(n)] = true,
+                    _ => problems.push(
+                        sources
+                            .diagnostic(
+                                count.loc,
+                                format!("the game takes {} to {} seats (mod.toml), not {n}", seats.min, seats.max),
+                            )
+                            .in_table(table(choice_id))
+                            .with_key("seats"),
+                    ),
+                }
+            }
+        }
+        let missing: Vec<String> = takes.clone().filter(|&n| !fitting[usize::from(n)]).map(|n| n.to_string()).collect();
+        if any_limited && !missing.is_empty() {
+            let node = option.get("choices").expect("read above");
+            problems.push(
+                sources
+                    .diagnostic(
+                        node.key_or_value_loc(),
+                        format!(
+                            "no choice of the option is for {} seats, which the game takes: give one `seats = [{}]`",
+                            missing.join(" or "),
+                            missing.join(", ")
+                        ),
+                    )
+                    .in_table(format!("options.{}", crate::diag::shown(id)))
+                    .with_key("choices"),
+            );
+        }
+    }
+    problems
+}
+
+/// Every option's choice for a game of `seats` seats: the choice asked for when `asked` names
+/// one (fitting or not: the game then refuses it, saying why), else the option's default when
+/// it fits, else its first choice that does.
+pub fn for_seats(options: &IndexMap<String, OptionDef>, asked: &Choices, seats: usize) -> Choices {
+    options
+        .iter()
+        .map(|(id, option)| {
+            let pick = asked.get(id).cloned().unwrap_or_else(|| {
+                let default_fits = option.choices.get(&option.default).is_some_and(|c| c.fits(seats));
+                if default_fits {
+                    return option.default.clone();
+                }
+                option
+                    .choices
+                    .iter()
+                    .find(|(_, c)| c.fits(seats))
+                    .map_or_else(|| option.default.clone(), |(k, _)| k.clone())
+            });
+            (id.clone(), pick)
+        })
+        .collect()
+}
+
+/// The rules for a game of `seats` seats: `rules` themselves when the choices they were loaded
+/// with are those [`for_seats`] gives (the `asked` ones kept), else the mod loaded again from
+/// its folder with those choices, `overlay` standing in for files on disk (an editor's unsaved
+/// texts; empty for the files as saved).
+pub fn rules_for_seats(
+    rules: &std::sync::Arc<crate::rules::Ruleset>,
+    asked: &Choices,
+    seats: usize,
+    overlay: &crate::loader::Overlay,
+) -> Result<std::sync::Arc<crate::rules::Ruleset>, Vec<Diagnostic>> {
+    let wanted = for_seats(&rules.data.options, asked, seats);
+    if wanted == rules.chosen_options {
+        return Ok(rules.clone());
+    }
+    let Some(folder) = rules.folder.as_ref() else {
+        return Err(vec![Diagnostic::error(
+            "the mod was not loaded from a folder: it cannot be loaded with other choices",
+        )]);
+    };
+    crate::loader::load_mod_edited(folder, &wanted, overlay).map(|loaded| loaded.ruleset)
 }
 
 /// Loads the mod in `folder` as `meeple check` checks it: with every option at its default,
@@ -281,6 +445,8 @@ mod tests {
         load_files(vec![("data.toml".into(), text.as_bytes().to_vec())], &[])
     }
 
+    const SEATS: SeatRange = SeatRange { min: 2, max: 4, default: None, by_side: None };
+
     const MOD: &str = r#"
 [board]
 rows = 100
@@ -294,7 +460,7 @@ choices.small = { label = "Small", set = { "board.rows" = 30 } }
     #[test]
     fn defaults_apply_and_chosen_values_are_written() {
         let mut loaded = data(MOD);
-        let (made, problems) = apply(&mut loaded.root, &Choices::new(), &loaded.sources);
+        let (made, problems) = apply(&mut loaded.root, &Choices::new(), &loaded.sources, SEATS);
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(made.get("size").map(String::as_str), Some("large"));
         assert_eq!(
@@ -304,7 +470,7 @@ choices.small = { label = "Small", set = { "board.rows" = 30 } }
 
         let mut loaded = data(MOD);
         let chosen = Choices::from([("size".to_string(), "small".to_string())]);
-        let (made, problems) = apply(&mut loaded.root, &chosen, &loaded.sources);
+        let (made, problems) = apply(&mut loaded.root, &chosen, &loaded.sources, SEATS);
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(made, chosen);
         assert_eq!(
@@ -317,18 +483,18 @@ choices.small = { label = "Small", set = { "board.rows" = 30 } }
     fn unknown_options_choices_and_paths_are_reported_with_suggestions() {
         let mut loaded = data(MOD);
         let chosen = Choices::from([("sise".to_string(), "small".to_string())]);
-        let (_, problems) = apply(&mut loaded.root, &chosen, &loaded.sources);
+        let (_, problems) = apply(&mut loaded.root, &chosen, &loaded.sources, SEATS);
         assert_eq!(problems.len(), 1);
         assert_eq!(problems[0].suggestion.as_deref(), Some("size"));
 
         let mut loaded = data(MOD);
         let chosen = Choices::from([("size".to_string(), "smal".to_string())]);
-        let (_, problems) = apply(&mut loaded.root, &chosen, &loaded.sources);
+        let (_, problems) = apply(&mut loaded.root, &chosen, &loaded.sources, SEATS);
         assert_eq!(problems[0].suggestion.as_deref(), Some("small"));
 
         let mut loaded = data(&MOD.replace("\"board.rows\"", "\"bord.rows\""));
         let chosen = Choices::from([("size".to_string(), "small".to_string())]);
-        let (_, problems) = apply(&mut loaded.root, &chosen, &loaded.sources);
+        let (_, problems) = apply(&mut loaded.root, &chosen, &loaded.sources, SEATS);
         assert_eq!(problems.len(), 1, "{problems:?}");
         assert_eq!(problems[0].suggestion.as_deref(), Some("board"));
         assert_eq!(problems[0].line, 8, "points at the option's line: {}", problems[0]);

@@ -433,6 +433,8 @@ struct Scenario {
 fn install(lua: &Lua, rules: Arc<Ruleset>) -> mlua::Result<()> {
     lua.globals().raw_set("__emit", lua.create_function(|lua, line: mlua::LuaString| emit(lua, line))?)?;
     let scenario = lua.create_table()?;
+    // The mod as loaded with other setup choices than the run's, for the games that ask for them.
+    let loaded_with = std::cell::RefCell::new(Vec::new());
     let new = lua.create_function(move |lua, options: Option<Table>| {
         let options = match options {
             Some(t) => t,
@@ -471,6 +473,7 @@ fn install(lua: &Lua, rules: Arc<Ruleset>) -> mlua::Result<()> {
             Some(n) if n >= 1 && n as usize <= seats.len() => Some((n - 1) as u8),
             Some(n) => return Err(runtime(format!("first: seat {n} is not one of the game's {} seats", seats.len()))),
         };
+        let game_rules = rules_for(&rules, &loaded_with, &options, seats.len())?;
         let setup = GameSetup { seed, seats, board, options: Default::default(), first_seat };
         let (games, spaces) = GAMES_MADE.get();
         if games >= MAX_TEST_GAMES {
@@ -478,7 +481,7 @@ fn install(lua: &Lua, rules: Arc<Ruleset>) -> mlua::Result<()> {
                 "a test may start at most {MAX_TEST_GAMES} games (each is memory of its own, outside the Lua limit)"
             )));
         }
-        let mut engine = Engine::new(rules.clone()).map_err(|e| mlua::Error::runtime(e.to_string()))?;
+        let mut engine = Engine::new(game_rules).map_err(|e| mlua::Error::runtime(e.to_string()))?;
         let mut events = Events::recording();
         let state =
             engine.new_game(&setup, &mut events).map_err(|e| engine_error(lua, e.to_string(), e.is_out_of_time()))?;
@@ -495,6 +498,50 @@ fn install(lua: &Lua, rules: Arc<Ruleset>) -> mlua::Result<()> {
     scenario.set("new", new)?;
     lua.globals().set("scenario", scenario)?;
     Ok(())
+}
+
+/// The rules a game of `seat_count` seats plays by: the mod loaded with the setup choices
+/// `scenario.new{ options = { ... } }` asks for, the others fitted to the seat count (an option's
+/// default, or its first choice for that many seats). Loaded once per set of choices a file
+/// asks for.
+fn rules_for(
+    rules: &Arc<Ruleset>,
+    loaded_with: &std::cell::RefCell<Vec<(crate::options::Choices, Arc<Ruleset>)>>,
+    options: &Table,
+    seat_count: usize,
+) -> mlua::Result<Arc<Ruleset>> {
+    let mut asked = crate::options::Choices::new();
+    match options.get::<LuaValue>("options")? {
+        LuaValue::Nil => {}
+        LuaValue::Table(table) => {
+            for pair in table.pairs::<String, String>() {
+                let (option, choice) =
+                    pair.map_err(|e| runtime(format!("options: a table of option = \"choice\" strings: {e}")))?;
+                if !rules.data.options.contains_key(&option) {
+                    let hint = did_you_mean(&option, rules.data.options.keys().map(String::as_str))
+                        .map(|s| format!("; did you mean `{s}`?"))
+                        .unwrap_or_default();
+                    return Err(runtime(format!("options: the mod has no setup option `{}`{hint}", shown(&option))));
+                }
+                asked.insert(option, choice);
+            }
+        }
+        other => return Err(runtime(format!("options: expected a table, got {}", other.type_name()))),
+    }
+    let wanted = crate::options::for_seats(&rules.data.options, &asked, seat_count);
+    if wanted == rules.chosen_options {
+        return Ok(rules.clone());
+    }
+    if let Some((_, loaded)) = loaded_with.borrow().iter().find(|(choices, _)| *choices == wanted) {
+        return Ok(loaded.clone());
+    }
+    let folder = rules.folder.as_ref().ok_or_else(|| runtime("options: the mod was not loaded from a folder"))?;
+    let loaded = crate::loader::load_mod_with(folder, &wanted).map_err(|problems| {
+        let shown: Vec<String> = problems.iter().map(ToString::to_string).collect();
+        runtime(format!("options: the mod does not load with them:\n{}", shown.join("\n")))
+    })?;
+    loaded_with.borrow_mut().push((wanted, loaded.ruleset.clone()));
+    Ok(loaded.ruleset)
 }
 
 /// Games one test may start with `scenario.new`: each has an engine and a state of its own, memory

@@ -11,14 +11,19 @@ use crate::board::BoardSpec;
 /// Keys of [`ModData`] whose entries are definitions merged across files and open to
 /// template inheritance.
 pub const COLLECTIONS: &[&str] =
-    &["terrain", "pieces", "items", "cards", "decks", "formulas", "effects", "actions", "options"];
+    &["terrain", "pieces", "items", "cards", "decks", "formulas", "effects", "actions", "options", "boards"];
 
 /// All of a mod's data, merged from its data files.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ModData {
     /// The board: its kind, size, terrain and, for random boards, the generator's parameters.
+    /// May be left out when every choice of a setup option plays on one of `[boards]`.
     pub board: BoardSpec,
+    /// Other boards, by id, written like `[board]`: a setup option's choice plays on one with
+    /// `board = "id"` (a map for three players, say). A board no choice names is refused.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub boards: IndexMap<String, BoardSpec>,
     /// Terrain kinds that spaces (and, for walls, edges) can have.
     #[serde(default)]
     pub terrain: IndexMap<String, TerrainDef>,
@@ -120,6 +125,33 @@ pub struct OptionChoiceDef {
     /// like one written in place.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub set: IndexMap<String, serde_json::Value>,
+    /// The board this choice plays on, by its id in `[boards]`; `[board]` when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<String>,
+    /// The seat counts this choice is for, e.g. `[3]` for a map of three bases; any count the
+    /// game takes when absent. The setup offers only the choices that fit its seat count, and
+    /// when the option's default does not fit, takes the first that does; a game set up with a
+    /// choice that does not fit is refused. Every seat count the game takes must have a choice.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(extend("items" = { "type": "integer", "minimum": 1, "maximum": 16 }))]
+    pub seats: Vec<u8>,
+}
+
+impl OptionChoiceDef {
+    /// Whether the choice is for a game of `seats` seats.
+    pub fn fits(&self, seats: usize) -> bool {
+        self.seats.is_empty() || self.seats.iter().any(|&n| n as usize == seats)
+    }
+
+    /// The seat counts it is for, as a player reads them: "2 or 4".
+    pub fn seats_text(&self) -> String {
+        let counts: Vec<String> = self.seats.iter().map(u8::to_string).collect();
+        match counts.split_last() {
+            None => "any number of".to_string(),
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        }
+    }
 }
 
 /// Hints for computer players as a whole.

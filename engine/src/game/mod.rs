@@ -291,6 +291,25 @@ impl Engine {
                 )));
             }
         }
+        for (option_id, choice_id) in &rules.chosen_options {
+            let Some(option) = rules.data.options.get(option_id) else { continue };
+            let Some(choice) = option.choices.get(choice_id) else { continue };
+            if !choice.fits(seat_count) {
+                let fitting: Vec<String> = option
+                    .choices
+                    .iter()
+                    .filter(|(_, c)| c.fits(seat_count))
+                    .map(|(id, _)| format!("`{option_id}={id}`"))
+                    .collect();
+                return Err(RuleError::new(format!(
+                    "the setup option {} is `{}`, which is for {} seats, not {seat_count}: choose {}",
+                    option.label,
+                    choice.label.as_deref().unwrap_or(choice_id),
+                    choice.seats_text(),
+                    fitting.join(" or ")
+                )));
+            }
+        }
         let sides = &rules.data.seats.sides;
         let mut seat_sides = Vec::with_capacity(seat_count);
         for (i, seat) in setup.seats.iter().enumerate() {

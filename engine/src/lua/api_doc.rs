@@ -1052,6 +1052,13 @@ const SCENARIO_OPTIONS: ApiTable = ApiTable {
             "A board of the test's own, written as the data's `[board]` table (e.g. `{ kind = \
              \"graph\", terrain = \"land\", spaces = {...}, links = {...} }`); the mod's board when absent.",
         ),
+        field(
+            "options",
+            "table<string, string>?",
+            "Setup choices by option, e.g. `{ map = \"small\" }`: the mod is loaded with them (once per \
+             file and set of choices). Options not named take what the setup screen would for the seat count: \
+             the default when it fits, else the first choice for that many seats.",
+        ),
     ],
 };
 

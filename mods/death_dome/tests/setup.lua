@@ -55,3 +55,21 @@ test("when the shop closes each team chooses where its units stand in its base",
   h.stay_put(g)
   expect_eq({ g:piece_space(h.RED_WARRIOR), g:round(), g:current_seat() }, { "A00", 1, 1 })
 end)
+
+test("three teams play in the arena of three bases, green's in the middle of the bottom edge", function()
+  local g = scenario.new{ seed = 1, seats = 3, first = 1 }
+  expect_eq({ g:piece_space(h.RED_WARRIOR), g:piece_space(h.BLUE_GUNNER) }, { "C00", "O02" },
+    "red and blue in the top corners, as in the four corners")
+  expect_eq({ g:piece_space(h.GREEN_GUNNER), g:piece_space(h.GREEN_MEDIC) }, { "I14", "I15" },
+    "green's gunner at the front of its base")
+end)
+
+test("four teams play in the four corners, and two teams too", function()
+  local four = scenario.new{ seed = 1, seats = 4, first = 1 }
+  expect_eq(four:piece_space(h.GREEN_MEDIC), "P14")
+  local two = scenario.new{ seed = 1, seats = 2, first = 1 }
+  expect_eq(two:space_count(), 289)
+  local ok, message = pcall(scenario.new, { seats = 3, options = { arena = "four_corners" } })
+  expect_eq(ok, false)
+  expect(tostring(message):find("for 2 or 4 seats, not 3: choose `arena=three_bases`", 1, true), tostring(message))
+end)

@@ -74,6 +74,19 @@ pub fn check_seats(rules: &Ruleset, seats: usize) -> Result<(), String> {
     Ok(())
 }
 
+/// The rules for a game of `seats` seats: `rules` when their setup choices suit that many
+/// (the ones `asked` on the command line, the others each option's default when it fits, else
+/// its first choice that does: a three-player map for three), else the mod loaded again with
+/// the choices that do.
+pub fn fit_to_seats(rules: Arc<Ruleset>, asked: &Choices, seats: usize) -> Result<Arc<Ruleset>, String> {
+    meeple_engine::options::rules_for_seats(&rules, asked, seats, &loader::Overlay::new()).map_err(|problems| {
+        for problem in &problems {
+            eprintln!("{problem}");
+        }
+        format!("the mod does not load with the setup choices for {seats} seats (see above)")
+    })
+}
+
 /// Reads a text file the user names (an action script): an ordinary file, or a link to one,
 /// of at most `max_bytes`; a pipe or a device is refused without waiting on it.
 pub fn read_text(path: &std::path::Path, max_bytes: u64) -> Result<String, String> {

@@ -51,7 +51,8 @@ pub struct RunArgs {
 }
 
 pub fn run(args: RunArgs) -> Result<ExitCode, String> {
-    let rules = super::load_with(&args.mod_name, &super::parse_options(&args.options)?)?;
+    let asked = super::parse_options(&args.options)?;
+    let rules = super::load_with(&args.mod_name, &asked)?;
     let script = match &args.actions {
         Some(path) => {
             let text = super::read_text(path, MAX_SCRIPT_BYTES)?;
@@ -67,6 +68,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode, String> {
     let seats = args.players.or(script.seats).unwrap_or(rules.manifest.seats.default_count() as usize);
     // Before the seats are made: a count of a hundred billion would be allocated first.
     super::check_seats(&rules, seats)?;
+    let rules = super::fit_to_seats(rules, &asked, seats)?;
     let viewer = match args.as_seat {
         None => None,
         Some(n) if (1..=seats).contains(&n) => Some((n - 1) as u8),

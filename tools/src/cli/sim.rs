@@ -64,17 +64,20 @@ pub struct SimArgs {
 }
 
 pub fn run(args: SimArgs) -> Result<ExitCode, String> {
-    let rules = super::load_with(&args.mod_name, &super::parse_options(&args.options)?)?;
+    let asked = super::parse_options(&args.options)?;
+    let rules = super::load_with(&args.mod_name, &asked)?;
     if let Some(seats) = args.players {
         super::check_seats(&rules, seats)?;
     }
+    let seats = args.players.unwrap_or(rules.manifest.seats.default_count() as usize);
+    let rules = super::fit_to_seats(rules, &asked, seats)?;
     if args.threads.is_some_and(|threads| threads > MAX_THREADS) {
         return Err(format!("`--threads`: at most {MAX_THREADS} threads"));
     }
     let config = SimConfig {
         games: args.games,
         seed: args.seed,
-        seats: args.players.unwrap_or(rules.manifest.seats.default_count() as usize),
+        seats,
         levels: args.levels.clone(),
         rotate: args.rotate,
         threads: worker_threads(args.threads),

@@ -17,6 +17,8 @@ use egui::{Color32, RichText};
 use egui_plot::{Bar, BarChart, Legend, Line, Plot};
 use meeple_engine::defs::FirstSeat;
 use meeple_engine::game::Outcome;
+use meeple_engine::loader::Overlay;
+use meeple_engine::options::{self, Choices};
 use meeple_engine::rules::Ruleset;
 use meeple_engine::sim::{self, GameSummary, Rate, SimConfig};
 
@@ -375,6 +377,9 @@ pub struct BalancePanel {
     pub threads: usize,
     before: Option<BalanceRun>,
     after: Option<BalanceRun>,
+    /// Why the last check could not start (the mod does not load with the choices for the
+    /// seat count played).
+    pub problem: Option<String>,
 }
 
 impl BalancePanel {
@@ -401,9 +406,33 @@ impl BalancePanel {
 
     /// What the button does: plays `before` (unless the last run of it with these settings is
     /// still good) and `after` when there is an edit.
-    pub fn start(&mut self, before: &Arc<Ruleset>, after: Option<&Arc<Ruleset>>) {
+    pub fn start(&mut self, before: &Arc<Ruleset>, after: Option<&Arc<Ruleset>>, overlay: &Overlay) {
         let settings = self.settings_for(before).clone();
         let threads = self.threads;
+        // Both versions with the setup choices for the seat count played (a map for three, say):
+        // the saved one loaded from the files, the edited one with the unsaved texts.
+        let fitted = |rules: &Arc<Ruleset>, overlay: &Overlay| {
+            options::rules_for_seats(rules, &Choices::new(), settings.seats, overlay).map_err(|problems| {
+                let shown: Vec<String> = problems.iter().map(ToString::to_string).collect();
+                format!("the mod does not load for {} seats:\n{}", settings.seats, shown.join("\n"))
+            })
+        };
+        let before = &match fitted(before, &Overlay::new()) {
+            Ok(rules) => rules,
+            Err(problem) => {
+                self.problem = Some(problem);
+                return;
+            }
+        };
+        let after = match after.map(|after| fitted(after, overlay)).transpose() {
+            Ok(after) => after,
+            Err(problem) => {
+                self.problem = Some(problem);
+                return;
+            }
+        };
+        self.problem = None;
+        let after = after.as_ref();
         let reusable = |run: &mut Option<BalanceRun>, rules: &Arc<Ruleset>| {
             run.as_mut().is_some_and(|run| {
                 Arc::ptr_eq(&run.rules, rules)
@@ -435,7 +464,7 @@ impl BalancePanel {
 
     /// Draws the panel. `before` is the mod as saved; `after` the mod as edited, `None` when
     /// there is no unsaved edit.
-    pub fn ui(&mut self, ui: &mut egui::Ui, before: &Arc<Ruleset>, after: Option<&Arc<Ruleset>>) {
+    pub fn ui(&mut self, ui: &mut egui::Ui, before: &Arc<Ruleset>, after: Option<&Arc<Ruleset>>, overlay: &Overlay) {
         ui.heading("Balance");
         ui.label(
             "Computer players play the mod as saved (before) and as edited (after) with the same seeds, \
@@ -445,7 +474,7 @@ impl BalancePanel {
         self.settings_ui(ui, before);
         ui.horizontal(|ui| {
             if ui.button("Run balance check").clicked() {
-                self.start(before, after);
+                self.start(before, after, overlay);
             }
             if self.is_running() && ui.button("Cancel").clicked() {
                 self.cancel();
@@ -453,6 +482,9 @@ impl BalancePanel {
         });
         if after.is_none() {
             ui.label(RichText::new("No unsaved edit: only the mod as saved is played.").weak());
+        }
+        if let Some(problem) = &self.problem {
+            ui.colored_label(Color32::LIGHT_RED, problem);
         }
         self.progress_ui(ui);
         if self.is_running() {

@@ -71,7 +71,13 @@ impl EditorScreen {
     /// Opens the mod in `folder`; `bundled` mods ask where changes go before the first one.
     pub fn open(folder: &Path, bundled: bool) -> Result<Self, String> {
         let model = ModModel::open(folder)?;
-        let view = View::Entry(vec![Seg::Key("board".into())]);
+        // The board first: `[board]`, or the first of `[boards]` in a mod of a map per seat count.
+        let board = vec![Seg::Key("board".into())];
+        let first_of_boards = || {
+            let boards = vec![Seg::Key("boards".into())];
+            model.children(&boards).into_iter().next().map(|(seg, _)| [boards.clone(), vec![seg]].concat())
+        };
+        let view = View::Entry(if model.get(&board).is_some() { board } else { first_of_boards().unwrap_or(board) });
         Ok(Self {
             balance: BalancePanel::default(),
             status: model.interrupted_save.clone(),
@@ -269,7 +275,8 @@ impl EditorScreen {
                 View::Balance => {
                     if let Some(before) = self.model.saved_rules.clone() {
                         let after = self.model.rules.as_ref().ok().filter(|_| self.model.is_dirty()).cloned();
-                        self.balance.ui(ui, &before, after.as_ref());
+                        let overlay = self.model.overlay();
+                        self.balance.ui(ui, &before, after.as_ref(), &overlay);
                     } else {
                         ui.label("The mod as saved does not load: fix it first.");
                     }

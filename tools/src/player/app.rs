@@ -132,6 +132,13 @@ impl PlayerApp {
         }
     }
 
+    pub fn setup_form(&self) -> Option<&SetupForm> {
+        match &self.screen {
+            Screen::Setup(form, _) => Some(form),
+            _ => None,
+        }
+    }
+
     pub fn setup_mut(&mut self) -> Option<&mut SetupForm> {
         match &mut self.screen {
             Screen::Setup(form, _) => Some(form),

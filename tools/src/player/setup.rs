@@ -32,6 +32,9 @@ pub struct SetupForm {
     pub seed_text: String,
     /// The mod's setup options: option id → choice id.
     pub options: Choices,
+    /// The options the person chose a value of (the others follow the seat count: an option's
+    /// default, or its first choice for that many seats).
+    pub picked: std::collections::BTreeSet<String>,
     pub error: Option<String>,
 }
 
@@ -60,8 +63,50 @@ impl SetupForm {
             first.humans.push("Player 1".into());
             first.computers = first.computers.saturating_sub(first.characters_per_human);
         }
-        let options = rules.chosen_options.clone();
-        Self { rules, seats, sides, random_seed: true, seed_text: "1".into(), options, error: None }
+        let mut form = Self {
+            rules: rules.clone(),
+            seats,
+            sides,
+            random_seed: true,
+            seed_text: "1".into(),
+            options: rules.chosen_options.clone(),
+            picked: Default::default(),
+            error: None,
+        };
+        form.fit_options();
+        form
+    }
+
+    /// How many seats the form sets up, when it makes a setup.
+    pub fn seat_count(&self) -> Option<usize> {
+        if self.by_side() {
+            let seed = 1;
+            by_sides(&self.rules, seed, &self.sides).ok().map(|setup| setup.seats.len())
+        } else {
+            Some(self.seats.len())
+        }
+    }
+
+    /// Fits the options to the seat count: a choice the person picked stays while it suits that
+    /// many seats; every other option takes its default, or its first choice that suits them.
+    pub fn fit_options(&mut self) {
+        let Some(count) = self.seat_count() else { return };
+        let kept: Choices = self
+            .options
+            .iter()
+            .filter(|(id, choice)| {
+                self.picked.contains(*id)
+                    && self
+                        .rules
+                        .data
+                        .options
+                        .get(*id)
+                        .and_then(|o| o.choices.get(*choice))
+                        .is_some_and(|c| c.fits(count))
+            })
+            .map(|(id, choice)| (id.clone(), choice.clone()))
+            .collect();
+        self.options = meeple_engine::options::for_seats(&self.rules.data.options, &kept, count);
     }
 
     /// Whether seats are set up side by side.
@@ -128,6 +173,7 @@ impl SetupForm {
         } else {
             self.seats_ui(ui);
         }
+        self.fit_options();
         self.options_ui(ui);
         ui.separator();
         ui.horizontal(|ui| {
@@ -172,6 +218,7 @@ impl SetupForm {
             return;
         }
         ui.separator();
+        let count = self.seat_count();
         egui::Grid::new("options").show(ui, |ui| {
             for (id, option) in &rules.data.options {
                 let label = ui.label(&option.label);
@@ -179,15 +226,27 @@ impl SetupForm {
                 let shown = |choice: &str| {
                     option.choices.get(choice).and_then(|c| c.label.clone()).unwrap_or_else(|| choice.to_string())
                 };
+                let mut picked = false;
                 let mut response = egui::ComboBox::from_id_salt(("option", id))
                     .selected_text(shown(chosen))
                     .show_ui(ui, |ui| {
-                        for choice in option.choices.keys() {
-                            ui.selectable_value(chosen, choice.clone(), shown(choice));
+                        for (choice_id, choice) in &option.choices {
+                            // A choice for other seat counts is shown, greyed, saying which.
+                            let fits = count.is_none_or(|n| choice.fits(n));
+                            let item = ui
+                                .add_enabled_ui(fits, |ui| {
+                                    ui.selectable_value(chosen, choice_id.clone(), shown(choice_id))
+                                })
+                                .inner
+                                .on_disabled_hover_text(format!("For {} players", choice.seats_text()));
+                            picked |= item.clicked();
                         }
                     })
                     .response
                     .labelled_by(label.id);
+                if picked {
+                    self.picked.insert(id.clone());
+                }
                 if let Some(description) = &option.description {
                     response = response.on_hover_text(description);
                 }
