@@ -12,24 +12,21 @@ use std::collections::BTreeMap;
 use meeple_engine::game::{Engine, Events, GameSetup};
 use meeple_tests::{load, mods_dir};
 
-#[test]
-fn the_arena_is_the_same_seen_from_every_base() {
-    let rules = load("death_dome");
-    let mut engine = Engine::new(rules.clone()).unwrap();
-    let state = engine.new_game(&GameSetup::new(&rules, 1, 4, "medium"), &mut Events::discard()).unwrap();
-    let board = &state.board;
-    let size = 17;
-    // A quarter turn clockwise: column c, row r goes to column (size - 1 - r), row c.
-    let turned = |col: i32, row: i32| (size - 1 - row, col);
+/// The squares and walls of `board` (17 by 17) that `moved` does not carry onto their like:
+/// a square onto one of another terrain or base (`moved_home` says whose base a base goes
+/// to), a wall onto an edge without the same wall. Also how many edges have a wall.
+fn unlike_when_moved(
+    board: &meeple_engine::board::Board,
+    moved: impl Fn(i32, i32) -> (i32, i32),
+    moved_home: impl Fn(u8) -> u8,
+) -> (Vec<String>, usize) {
     let by_cell: BTreeMap<(i32, i32), usize> =
         board.spaces().iter().enumerate().map(|(id, space)| ((space.col, space.row), id)).collect();
-    assert_eq!(by_cell.len(), (size * size) as usize);
+    assert_eq!(by_cell.len(), 17 * 17);
     let mut differences = Vec::new();
     for space in board.spaces() {
-        let other = &board.spaces()[by_cell[&turned(space.col, space.row)]];
-        // Red's base turns onto blue's, blue's onto green's, and so on round.
-        let home_turned = space.home.map(|seat| (seat + 1) % 4);
-        if other.terrain != space.terrain || other.home != home_turned {
+        let other = &board.spaces()[by_cell[&moved(space.col, space.row)]];
+        if other.terrain != space.terrain || other.home != space.home.map(&moved_home) {
             differences.push(format!("{} → {}", space.label, other.label));
         }
     }
@@ -38,13 +35,23 @@ fn the_arena_is_the_same_seen_from_every_base() {
         let Some(wall) = edge.wall else { continue };
         walls += 1;
         let (a, b) = (&board.spaces()[edge.a as usize], &board.spaces()[edge.b as usize]);
-        let a2 = by_cell[&turned(a.col, a.row)] as u32;
-        let b2 = by_cell[&turned(b.col, b.row)] as u32;
-        let same = board.edge_between(a2, b2).map(|e| board.edge(e).wall) == Some(Some(wall));
-        if !same {
+        let a2 = by_cell[&moved(a.col, a.row)] as u32;
+        let b2 = by_cell[&moved(b.col, b.row)] as u32;
+        if board.edge_between(a2, b2).map(|e| board.edge(e).wall) != Some(Some(wall)) {
             differences.push(format!("the wall {}|{}", a.label, b.label));
         }
     }
+    (differences, walls)
+}
+
+#[test]
+fn the_arena_is_the_same_seen_from_every_base() {
+    let rules = load("death_dome");
+    let mut engine = Engine::new(rules.clone()).unwrap();
+    let state = engine.new_game(&GameSetup::new(&rules, 1, 4, "medium"), &mut Events::discard()).unwrap();
+    // A quarter turn clockwise: column c, row r goes to column 16 - r, row c; red's base turns
+    // onto blue's, blue's onto green's, and so on round.
+    let (differences, walls) = unlike_when_moved(&state.board, |col, row| (16 - row, col), |seat| (seat + 1) % 4);
     assert!(walls >= 24, "the arena's walls are read: {walls}");
     assert!(differences.is_empty(), "not the same a quarter turn round: {differences:?}");
 }
@@ -65,29 +72,9 @@ fn three_teams_get_an_arena_of_three_bases_mirrored_and_equally_far_apart() {
     let mut engine = Engine::new(rules.clone()).unwrap();
     let state = engine.new_game(&GameSetup::new(&rules, 1, 3, "medium"), &mut Events::discard()).unwrap();
     let board = &state.board;
-    let size = 17;
-    let by_cell: BTreeMap<(i32, i32), usize> =
-        board.spaces().iter().enumerate().map(|(id, space)| ((space.col, space.row), id)).collect();
-    let mirrored = |col: i32, row: i32| (size - 1 - col, row);
-    let mut differences = Vec::new();
-    for space in board.spaces() {
-        let other = &board.spaces()[by_cell[&mirrored(space.col, space.row)]];
-        let home_mirrored = space.home.map(|seat| [1, 0, 2][seat as usize]);
-        if other.terrain != space.terrain || other.home != home_mirrored {
-            differences.push(format!("{} → {}", space.label, other.label));
-        }
-    }
-    let mut walls = 0;
-    for edge in board.edges() {
-        let Some(wall) = edge.wall else { continue };
-        walls += 1;
-        let (a, b) = (&board.spaces()[edge.a as usize], &board.spaces()[edge.b as usize]);
-        let a2 = by_cell[&mirrored(a.col, a.row)] as u32;
-        let b2 = by_cell[&mirrored(b.col, b.row)] as u32;
-        if board.edge_between(a2, b2).map(|e| board.edge(e).wall) != Some(Some(wall)) {
-            differences.push(format!("the wall {}|{}", a.label, b.label));
-        }
-    }
+    // Left and right swapped: red's base onto blue's, green's onto itself.
+    let (mut differences, walls) =
+        unlike_when_moved(board, |col, row| (16 - col, row), |seat| [1, 0, 2][seat as usize]);
     assert!(walls >= 18, "six short walls and twelve tall ones, and the diagonals across them: {walls}");
     differences.sort();
     assert_eq!(differences, ["F12 → L12", "F13 → L13", "L12 → F12", "L13 → F13"], "mirrored but for L12");
