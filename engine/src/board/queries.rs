@@ -57,8 +57,9 @@ struct SightCentres {
 struct WalkFields {
     /// The uid of the board the fields belong to.
     board: u64,
-    /// Target, and the cost of the cheapest walk from each space to it (`u32::MAX`: none).
-    fields: Vec<(SpaceId, Vec<u32>)>,
+    /// Target, the key of the costs paid (see [`Board::walk_cost`]), and the cost of the
+    /// cheapest walk from each space to it (`u32::MAX`: none).
+    fields: Vec<(SpaceId, u32, Vec<u32>)>,
 }
 
 /// Most walking-cost fields a scratch keeps per board: enough for every piece of a game.
@@ -327,11 +328,12 @@ impl Board {
     /// The cost from every space to `to` is worked out at once and kept in `scratch`, so asking
     /// again about the same target is a lookup: rules ask about the same targets (where the
     /// pieces stand) over and over. So `enter` must be the same function on every call with
-    /// the same scratch and board.
+    /// the same scratch, board and `key` (walkers that pay differently give different keys).
     pub fn walk_cost(
         &self,
         from: SpaceId,
         to: SpaceId,
+        key: u32,
         enter: impl Fn(SpaceId, EdgeId) -> Option<u32>,
         scratch: &mut Scratch,
     ) -> Option<u32> {
@@ -346,7 +348,7 @@ impl Board {
             scratch.walks.board = self.uid;
             scratch.walks.fields.clear();
         }
-        let index = match scratch.walks.fields.iter().position(|(target, _)| *target == to) {
+        let index = match scratch.walks.fields.iter().position(|(target, k, _)| *target == to && *k == key) {
             Some(index) => index,
             None => {
                 note_searched(count);
@@ -354,11 +356,11 @@ impl Board {
                 if scratch.walks.fields.len() >= MAX_WALK_FIELDS {
                     scratch.walks.fields.remove(0);
                 }
-                scratch.walks.fields.push((to, field));
+                scratch.walks.fields.push((to, key, field));
                 scratch.walks.fields.len() - 1
             }
         };
-        let cost = scratch.walks.fields[index].1[from as usize];
+        let cost = scratch.walks.fields[index].2[from as usize];
         (cost != u32::MAX).then_some(cost)
     }
 

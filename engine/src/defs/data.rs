@@ -318,8 +318,12 @@ pub struct PieceKindDef {
     /// it may be given, for a parameter's `where`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_items: Option<u32>,
-    /// Movement points to enter each terrain; a terrain not listed uses its own `move_cost`.
-    /// A cost of 0 means the piece cannot enter that terrain.
+    /// Movement points a piece of this kind pays to enter each terrain, on walks it is the
+    /// `walker` of (a `reachable_from` parameter's `walker`, `walk_distance`'s third argument):
+    /// soldiers slow in forest, scouts quick in it. A terrain not listed costs its own
+    /// `move_cost`, and is passable as the terrain is. A cost of 0 means the kind cannot enter
+    /// that terrain; any other cost lets it enter, even a terrain not `passable` to others
+    /// (swimmers in deep water). A mod with `move_costs` and no walk with a walker is refused.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub move_costs: IndexMap<String, u32>,
     /// Free-form tags, tested in expressions with `tagged(piece, "tag")` (a piece tests its kind's).
@@ -765,6 +769,12 @@ pub struct ParamDef {
     /// before the walk, with the earlier parameters known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub through: Option<String>,
+    /// *Expression* for the piece that walks a `reachable_from` walk: each step then costs what
+    /// its kind's `move_costs` give for the entered terrain (a terrain it cannot enter is
+    /// impassable to it, one it may enter is passable to it). Without it the terrain's own
+    /// `move_cost` is paid. A walker that is `none` or gone reaches nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub walker: Option<String>,
     /// *Expression* for a piece: for `held` parameters, the piece whose items are candidates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub held_by: Option<String>,

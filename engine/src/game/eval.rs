@@ -29,8 +29,9 @@ pub(crate) trait Env {
     fn random(&mut self, low: i64, high: i64) -> Result<i64, RuleError>;
     fn distribute(&mut self, counter: u16, amount: i64, seat: u8, cap: i64) -> Result<i64, RuleError>;
     fn hook(&mut self, index: u16, args: &[Value]) -> Result<Value, RuleError>;
-    /// The movement points of the cheapest walk between two spaces (see [`walk_cost`]).
-    fn walk_cost(&mut self, from: u32, to: u32) -> Option<u32>;
+    /// The movement points of the cheapest walk between two spaces, priced for a walker of
+    /// piece kind `walker` when given (see [`walk_cost`]).
+    fn walk_cost(&mut self, from: u32, to: u32, walker: Option<u16>) -> Option<u32>;
     /// Whether sight passes between two spaces (see [`line_of_sight`]).
     fn line_of_sight(&mut self, a: u32, b: u32) -> bool;
     /// `chance`: the probability of the current action's success.
@@ -838,9 +839,20 @@ fn call<E: Env>(env: &mut E, func: Func, args: &[Expr], frame: &[Value]) -> Resu
         }
         Func::WalkDistance => {
             let (a, b) = (arg(env, 0)?.as_space(), arg(env, 1)?.as_space());
+            // With a third argument, the walker: `none` or a piece gone walks nowhere.
+            let walker = match args.len() {
+                3 => match {
+                    let walker = arg(env, 2)?;
+                    walker_kind(env.state(), walker)
+                } {
+                    Some(kind) => Some(kind),
+                    None => return Ok(Value::Int(-1)),
+                },
+                _ => None,
+            };
             let before = crate::board::searched();
             let cost = match (a, b) {
-                (Some(a), Some(b)) => env.walk_cost(a, b).map_or(-1, i64::from),
+                (Some(a), Some(b)) => env.walk_cost(a, b, walker).map_or(-1, i64::from),
                 _ => -1,
             };
             charge_searches(before)?;
@@ -1034,11 +1046,18 @@ fn has_tag<E: Env>(env: &E, value: Value, tag: u16, of: TagOf) -> bool {
 }
 
 /// What a walker pays to step onto `space` over `edge`: the space terrain's `move_cost` (at
-/// least 1) plus, when a wall (river, fence) lies on the edge, the wall terrain's `move_cost`;
-/// `None` when either is impassable. Walks (`reachable_from`, `walk_distance`) use it.
-pub(crate) fn step_cost(rules: &Ruleset, state: &GameState, space: u32, edge: u32) -> Option<u32> {
-    let info = rules.terrain.get(state.board.space(space).terrain as usize)?;
-    let enter = info.passable.then_some(info.move_cost.max(1))?;
+/// least 1), or what the walker's kind pays for that terrain when `walker` is given, plus, when
+/// a wall (river, fence) lies on the edge, the wall terrain's `move_cost`; `None` when the
+/// space or the wall cannot be passed. Walks (`reachable_from`, `walk_distance`) use it.
+pub(crate) fn step_cost(rules: &Ruleset, state: &GameState, space: u32, edge: u32, walker: Option<u16>) -> Option<u32> {
+    let terrain = state.board.space(space).terrain as usize;
+    let enter = match walker.and_then(|kind| rules.piece_kinds.get(kind as usize)) {
+        Some(kind) => kind.move_costs.get(terrain).copied().flatten()?,
+        None => {
+            let info = rules.terrain.get(terrain)?;
+            info.passable.then_some(info.move_cost.max(1))?
+        }
+    };
     match state.board.get_edge(edge).and_then(|e| e.wall) {
         None => Some(enter),
         Some(wall) => {
@@ -1048,10 +1067,25 @@ pub(crate) fn step_cost(rules: &Ruleset, state: &GameState, space: u32, edge: u3
     }
 }
 
+/// The kind of the piece `walker` names, when it is one still in play: the walker of a walk.
+pub(crate) fn walker_kind(state: &GameState, walker: Value) -> Option<u16> {
+    let piece = walker.as_piece()?;
+    state.pieces.get(piece as usize).filter(|p| p.alive).map(|p| p.kind)
+}
+
 /// The movement points of the cheapest walk from `from` to `to` over passable terrain and
-/// crossable walls.
-pub(crate) fn walk_cost(rules: &Ruleset, state: &GameState, scratch: &mut Scratch, from: u32, to: u32) -> Option<u32> {
-    state.board.walk_cost(from, to, |space, edge| step_cost(rules, state, space, edge), scratch)
+/// crossable walls, priced for a walker of kind `walker` when given.
+pub(crate) fn walk_cost(
+    rules: &Ruleset,
+    state: &GameState,
+    scratch: &mut Scratch,
+    from: u32,
+    to: u32,
+    walker: Option<u16>,
+) -> Option<u32> {
+    // Each kind's costs make a field of their own: the key tells them apart (0: the terrain's).
+    let key = walker.map_or(0, |kind| u32::from(kind) + 1);
+    state.board.walk_cost(from, to, key, |space, edge| step_cost(rules, state, space, edge, walker), scratch)
 }
 
 /// Whether a straight line between the centres of two spaces passes no space and crosses no
@@ -1103,8 +1137,8 @@ impl Env for WriteCx<'_> {
         largest_group(self.state, self.scratch, seat)
     }
 
-    fn walk_cost(&mut self, from: u32, to: u32) -> Option<u32> {
-        walk_cost(self.rules, self.state, self.scratch, from, to)
+    fn walk_cost(&mut self, from: u32, to: u32, walker: Option<u16>) -> Option<u32> {
+        walk_cost(self.rules, self.state, self.scratch, from, to, walker)
     }
 
     fn line_of_sight(&mut self, a: u32, b: u32) -> bool {
@@ -1651,8 +1685,8 @@ impl Env for ReadCx<'_> {
         largest_group(self.state, self.scratch, seat)
     }
 
-    fn walk_cost(&mut self, from: u32, to: u32) -> Option<u32> {
-        walk_cost(self.rules, self.state, self.scratch, from, to)
+    fn walk_cost(&mut self, from: u32, to: u32, walker: Option<u16>) -> Option<u32> {
+        walk_cost(self.rules, self.state, self.scratch, from, to, walker)
     }
 
     fn line_of_sight(&mut self, a: u32, b: u32) -> bool {

@@ -402,8 +402,8 @@ fn enumerate<S: Sink>(
                 }
             }
         }
-        ParamSource::Reachable(from, steps, exact, through) => {
-            let reached = reachable(cx, from, steps, *exact, through.as_ref(), frame);
+        ParamSource::Reachable(from, steps, exact, through, walker) => {
+            let reached = reachable(cx, from, steps, *exact, through.as_ref(), walker.as_ref(), frame);
             if !charge(reached.len()) {
                 return true;
             }
@@ -452,17 +452,26 @@ fn enumerate<S: Sink>(
 }
 
 /// The spaces a walk from `from` reaches for at most `steps` movement points, with their costs,
-/// by space id: each step costs the entered terrain's `move_cost`; impassable terrain is never
-/// entered.
+/// by space id: each step costs the entered terrain's `move_cost`, or what the walker's kind
+/// pays for it; impassable terrain is never entered.
 fn reachable(
     cx: &mut ReadCx,
     from: &Expr,
     steps: &Expr,
     exact: bool,
     through: Option<&(u16, Expr)>,
+    walker: Option<&Expr>,
     frame: &[Value],
 ) -> Vec<(u32, u32)> {
     let Some(start) = slot_or_eval(cx, from, frame).as_space() else { return Vec::new() };
+    let walker_kind = match walker {
+        None => None,
+        Some(walker) => match eval::walker_kind(cx.state, slot_or_eval(cx, walker, frame)) {
+            Some(kind) => Some(kind),
+            // Nobody walks: nothing is reached.
+            None => return Vec::new(),
+        },
+    };
     let budget = eval::eval(cx, steps, frame).map(Value::as_int).unwrap_or(0).clamp(0, i64::from(u32::MAX)) as u32;
     // Which spaces the walk may enter, read once per space (an error enters nothing).
     let enterable: Option<Vec<bool>> = through.map(|(slot, condition)| {
@@ -483,7 +492,7 @@ fn reachable(
         if enterable.as_ref().is_some_and(|may| !may[to as usize]) {
             return None;
         }
-        eval::step_cost(rules, state, to, edge)
+        eval::step_cost(rules, state, to, edge, walker_kind)
     };
     if exact {
         // Every step tried is work of the listing: on an open grid the walks of exactly n steps
@@ -856,8 +865,8 @@ fn check_params_from(
                 let high = eval::eval(cx, max, frame).map(Value::as_int).unwrap_or(-1);
                 (low..=high.min(low.saturating_add(MAX_NUMBER_CHOICES - 1))).contains(&arg)
             }
-            ParamSource::Reachable(from, steps, exact, through) => {
-                reachable(cx, from, steps, *exact, through.as_ref(), frame)
+            ParamSource::Reachable(from, steps, exact, through, walker) => {
+                reachable(cx, from, steps, *exact, through.as_ref(), walker.as_ref(), frame)
                     .iter()
                     .any(|&(space, _)| i64::from(space) == arg)
             }

@@ -77,8 +77,19 @@ pub fn compile_partial(
         effects: data.effects.keys().map(|_| Definition::Waiting).collect(),
         compiling: Vec::new(),
         offer_sites: Vec::new(),
+        walks_with_walker: false,
     };
     let mut ruleset = c.ruleset(manifest, &data, hooks);
+    if !c.walks_with_walker {
+        // Written for nothing otherwise: no silent drops.
+        for (id, _) in data.pieces.iter().filter(|(_, kind)| !kind.move_costs.is_empty()) {
+            let message = "no walk has a walker, so these costs would never be paid: name the piece that walks \
+                           (`walker = \"who\"` beside a parameter's `reachable_from`, or `walk_distance(a, b, who)`)"
+                .to_string();
+            let path = vec![PathSeg::Key("pieces".into()), PathSeg::Key(id.clone()), PathSeg::Key("move_costs".into())];
+            c.problems.push(Problem { path, span: None, message, suggestion: None });
+        }
+    }
     for site in std::mem::take(&mut c.offer_sites) {
         let Some(rule) = ruleset.actions.get(site.action as usize) else { continue };
         let reads = rule.decline_reads as usize;
@@ -350,6 +361,9 @@ struct Compiler<'a> {
     /// Every `offer(…)` written, checked once all actions are compiled against the parameters
     /// the offered action's `on_decline` reads.
     offer_sites: Vec<OfferSite>,
+    /// Whether any walk names its walker (a parameter's `walker`, `walk_distance`'s third
+    /// argument): pieces' `move_costs` are read by no other walk.
+    walks_with_walker: bool,
 }
 
 /// Where an `offer(…)` is written, and how many parameters it gives.
@@ -746,12 +760,13 @@ impl Compiler<'_> {
                             }
                         }
                     }
-                    let mut move_costs: Vec<u32> =
-                        data.terrain.values().map(|t| if t.passable { t.move_cost } else { 0 }).collect();
+                    // Unlisted terrain as it is to every walker; listed, the kind's own price.
+                    let mut move_costs: Vec<Option<u32>> =
+                        data.terrain.values().map(|t| t.passable.then_some(t.move_cost.max(1))).collect();
                     c.key("move_costs", |c| {
                         for (name, cost) in &def.move_costs {
                             match index_of(&c.names.terrain, name) {
-                                Some(t) => move_costs[t as usize] = *cost,
+                                Some(t) => move_costs[t as usize] = (*cost > 0).then_some(*cost),
                                 None => c.key(name, |c| c.unknown(None, "terrain", name, &c.names.terrain.clone())),
                             }
                         }
@@ -1194,6 +1209,9 @@ impl Compiler<'_> {
         if def.through.is_some() && def.reachable_from.is_none() {
             self.key("through", |c| c.problem(None, "`through` is about a `reachable_from` walk", None));
         }
+        if def.walker.is_some() && def.reachable_from.is_none() {
+            self.key("walker", |c| c.problem(None, "`walker` is about a `reachable_from` walk", None));
+        }
         // A source that fails to compile (already reported) still binds the name, so later uses
         // of it are not reported as unknown too.
         let source = (|| -> Option<ParamSource> {
@@ -1218,7 +1236,14 @@ impl Compiler<'_> {
                             Some(compiled) => Some(compiled?),
                             None => None,
                         };
-                        ParamSource::Reachable(from?, steps?, def.exact_steps, through)
+                        let walker = match &def.walker {
+                            Some(walker) => {
+                                self.walks_with_walker = true;
+                                Some(self.key("walker", |c| c.typed(walker, scope, Some(Type::Piece)).map(|(e, _)| e))?)
+                            }
+                            None => None,
+                        };
+                        ParamSource::Reachable(from?, steps?, def.exact_steps, through, walker)
                     }
                     _ => ParamSource::AllSpaces,
                 },
@@ -2844,6 +2869,13 @@ impl Compiler<'_> {
                 let (e, _) = self.expect_type(&args[0], scope, Type::Seat)?;
                 let func = if name == "owned" { Func::Owned } else { Func::LargestGroup };
                 Some((Expr::Call(func, vec![e]).specialise(), Type::Int))
+            }
+            "walk_distance" if args.len() == 3 => {
+                let (a, _) = self.expect_type(&args[0], scope, Type::Space)?;
+                let (b, _) = self.expect_type(&args[1], scope, Type::Space)?;
+                let (walker, _) = self.expect_type(&args[2], scope, Type::Piece)?;
+                self.walks_with_walker = true;
+                Some((Expr::Call(Func::WalkDistance, vec![a, b, walker]), Type::Int))
             }
             "adjacent" | "distance" | "walk_distance" => {
                 if !arity(self, 2) {

@@ -290,8 +290,9 @@ pub const FUNCTIONS: &[Entry] = &[
         "walk_distance(a, b)",
         "number",
         "The fewest movement points a walk from `a` to `b` spends over passable terrain and \
-         crossable walls (each space's `move_cost`); -1 when there is no way.",
-        "walk_distance(from, to) <= 4",
+         crossable walls (each space's `move_cost`); -1 when there is no way. \
+         `walk_distance(a, b, walker)` prices the walk for that piece: its kind's `move_costs`.",
+        "walk_distance(from, to, who) <= who.health",
     ),
     entry(
         "line_of_sight(a, b)",

@@ -66,8 +66,9 @@ pub struct PieceKindInfo {
     pub symbol: String,
     /// Starting value of every declared stat, by stat index.
     pub stats: Vec<i64>,
-    /// Movement points per terrain index; 0 means impassable.
-    pub move_costs: Vec<u32>,
+    /// Movement points to enter each terrain, by terrain index, on a walk this kind is the
+    /// walker of; `None` where it cannot enter.
+    pub move_costs: Vec<Option<u32>>,
     /// Items a new piece holds, by item index.
     pub items: Vec<u16>,
     /// The most items a piece of this kind holds (`MAX_HELD_ITEMS` at most).
@@ -198,7 +199,9 @@ pub enum ParamSource {
     /// Spaces a walk from the first reaches for at most the second's movement points, or for
     /// exactly that many when the flag is set (`exact_steps`).
     /// From, steps, exactly, and the `through` condition with the slot its `space` is bound to.
-    Reachable(Expr, Expr, bool, Option<(u16, Expr)>),
+    /// A walk: from, steps, exactly that many, the `through` condition (with the slot of its
+    /// `space`), the walker.
+    Reachable(Expr, Expr, bool, Option<(u16, Expr)>, Option<Expr>),
     /// Every item kind.
     Items,
     /// The items the piece the expression gives holds.
