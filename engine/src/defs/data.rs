@@ -585,10 +585,16 @@ pub struct PhaseDef {
     /// `on_start`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub on_start: Vec<Stmt>,
-    /// *Effect* when the phase ends by passing (or `auto_pass`). Not when `end_turn()` ends the
-    /// turn early: then only the turn's `on_end` runs.
+    /// *Effect* when the phase ends by passing (or `auto_pass`, or by itself when automatic).
+    /// Not when `end_turn()` ends the turn early: then only the turn's `on_end` runs.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub on_end: Vec<Stmt>,
+    /// `true`: nobody chooses anything in this phase (a resource or upkeep stage). Its
+    /// `on_start` runs, then, once every response it offered is answered, it ends by itself
+    /// (`on_end`, then the next phase). It lists no `actions`, `budget` or `pass_label`, and a
+    /// turn or interlude has at least one phase that is not automatic.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub automatic: bool,
 }
 
 /// Something a seat can do on its turn: choices (parameters), a condition, dice, and effects.

@@ -767,8 +767,9 @@ impl Engine {
         result
     }
 
-    /// Runs automatic flow until a seat has a real choice: ends phases that offer nothing but
-    /// passing (when the mod asks for it) and turns of seats that are no longer playing.
+    /// Runs automatic flow until a seat has a real choice: ends automatic phases, phases that
+    /// offer nothing but passing (when the mod asks for it) and turns of seats that are no
+    /// longer playing.
     fn settle(&mut self, state: &mut GameState, events: &mut Events) -> Result<(), RuleError> {
         // Every pass advances a phase or a turn and the turn limit ends the game, so this ends;
         // the guard only protects against a mod whose phases never let a turn finish.
@@ -787,6 +788,11 @@ impl Engine {
             let seat = state.turn.seat;
             if state.seats[seat as usize].status != SeatStatus::Active {
                 self.with_cx(state, events, |cx| flow::end_turn(cx))?;
+                continue;
+            }
+            // An automatic phase ends by itself once its offers are answered.
+            if self.rules.phases[state.turn.phase as usize].automatic {
+                self.with_cx(state, events, |cx| flow::end_phase(cx))?;
                 continue;
             }
             // While an action awaits its choices, cancelling (never passing) is the way out.

@@ -1377,7 +1377,15 @@ impl Compiler<'_> {
                 pass_label: data.turn.pass_label.clone(),
                 on_start: Program::default(),
                 on_end: Program::default(),
+                automatic: false,
             }];
+        }
+        if list.iter().all(|phase| phase.automatic) {
+            self.problem(
+                None,
+                "every phase is `automatic`: the turn would never give a seat a choice (make one phase not automatic)",
+                None,
+            );
         }
         {
             let c = self;
@@ -1411,7 +1419,25 @@ impl Compiler<'_> {
                                 }
                             }
                         });
-                        if phase.actions.is_empty() {
+                        if phase.automatic {
+                            // Nobody acts in it: what it would list is written for nothing.
+                            for (key, written) in [
+                                ("actions", !phase.actions.is_empty()),
+                                ("budget", !phase.budget.is_empty()),
+                                ("pass_label", phase.pass_label.is_some()),
+                            ] {
+                                if written {
+                                    c.key(key, |c| {
+                                        c.problem(
+                                            None,
+                                            format!("an `automatic` phase offers no choice, so it takes no `{key}`"),
+                                            None,
+                                        )
+                                    });
+                                }
+                            }
+                            actions.clear();
+                        } else if phase.actions.is_empty() {
                             actions = all.clone();
                         }
                         let mut budget = vec![u32::MAX; c.names.budgets.len()];
@@ -1430,10 +1456,11 @@ impl Compiler<'_> {
                             label: phase.label.clone().unwrap_or_else(|| phase.id.clone()),
                             actions,
                             budget,
-                            may_pass: phase.may_pass,
+                            may_pass: phase.may_pass && !phase.automatic,
                             pass_label: phase.pass_label.clone().unwrap_or_else(|| data.turn.pass_label.clone()),
                             on_start: c.key("on_start", |c| c.program(&phase.on_start)),
                             on_end: c.key("on_end", |c| c.program(&phase.on_end)),
+                            automatic: phase.automatic,
                         }
                     })
                 })

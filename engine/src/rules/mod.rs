@@ -342,6 +342,8 @@ pub struct PhaseRule {
     pub pass_label: String,
     pub on_start: Program,
     pub on_end: Program,
+    /// Ends by itself once its offers are answered; offers no action (see `PhaseDef::automatic`).
+    pub automatic: bool,
 }
 
 /// A compiled trigger.
