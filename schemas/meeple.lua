@@ -369,6 +369,17 @@ function game.detach(piece, card, seat) end
 ---@param space? meeple.Space # where it goes; nil takes it off the board
 function game.move_piece(piece, space) end
 
+---Gives a piece to a seat, or to nobody (an army turning rogue): everyone sees it change hands (`piece_owner_changed`), as with `piece.owner = …` in the rules.
+---
+---*Changes the game*: refused where the game can only be read.
+---
+---```lua
+---game.set_piece_owner(army, nil)
+---```
+---@param piece integer # a piece id, from 1
+---@param seat? integer # the new owner, from 1; nil for nobody
+function game.set_piece_owner(piece, seat) end
+
 ---Rolls dice from the game's own random stream, so games stay reproducible; scenario tests can force the faces (`g:force_dice`). The roll is public: a `rolled` event named `hook` that the window's dice panel and log show to everyone, so a hook that draws something secret (a hidden card, a hidden target) with dice reveals it; draw it with `game.random` instead.
 ---
 ---*Changes the game*: refused where the game can only be read.

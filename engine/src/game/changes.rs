@@ -41,6 +41,22 @@ pub(crate) fn set_owner(state: &mut GameState, events: &mut Events, space: u32, 
     }
 }
 
+/// Gives a piece to a seat, or to nobody ([`NO_SEAT`]); a seat number past the game's seats is
+/// nobody too.
+pub(crate) fn set_piece_owner(state: &mut GameState, events: &mut Events, piece: u32, to: u8) {
+    let to = if (to as usize) < state.seats.len() { to } else { NO_SEAT };
+    let Some(held) = state.pieces.get_mut(piece as usize) else { return };
+    let from = held.owner;
+    if from != to {
+        held.owner = to;
+        events.push_with(|| Event::PieceOwnerChanged {
+            piece,
+            from: (from != NO_SEAT).then_some(from),
+            to: (to != NO_SEAT).then_some(to),
+        });
+    }
+}
+
 /// Sets a seat's resource (clamped).
 pub(crate) fn set_resource(
     rules: &Ruleset,

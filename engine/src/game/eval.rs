@@ -1414,10 +1414,11 @@ fn assign(cx: &mut WriteCx, place: &Place, mode: AssignMode, value: Value, frame
         }
         Place::PieceOwner(e) => {
             let p = target_piece(cx, e, frame)?;
-            cx.state.pieces[p as usize].owner = match value {
-                Value::Seat(s) if (s as usize) < cx.state.seats.len() => s,
+            let to = match value {
+                Value::Seat(s) => s,
                 _ => NO_SEAT,
             };
+            changes::set_piece_owner(cx.state, cx.events, p, to);
         }
         Place::PieceSpace(e) => {
             let p = target_piece(cx, e, frame)?;

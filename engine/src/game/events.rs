@@ -109,6 +109,13 @@ pub enum Event {
         owner: Option<u8>,
         space: u32,
     },
+    /// A piece changed hands (`piece.owner = …`, `game.set_piece_owner`): to a seat, or to
+    /// nobody (`None`).
+    PieceOwnerChanged {
+        piece: u32,
+        from: Option<u8>,
+        to: Option<u8>,
+    },
     PieceMoved {
         piece: u32,
         from: Option<u32>,

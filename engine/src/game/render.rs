@@ -100,6 +100,9 @@ pub fn event_json(rules: &Ruleset, state: &GameState, event: &Event) -> Json {
         Event::OwnerChanged { space: s, from, to } => json!({
             "event": "owner_changed", "space": space(state, *s), "from": opt_seat(*from), "to": opt_seat(*to),
         }),
+        Event::PieceOwnerChanged { piece, from, to } => json!({
+            "event": "piece_owner_changed", "piece": piece + 1, "from": opt_seat(*from), "to": opt_seat(*to),
+        }),
         Event::ResourceChanged { seat: s, resource, from, to } => json!({
             "event": "resource_changed", "seat": seat(*s), "resource": name(&rules.resources, *resource), "from": from, "to": to,
         }),

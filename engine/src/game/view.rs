@@ -265,6 +265,7 @@ impl Event {
             | Event::Decided { .. }
             | Event::OwnerChanged { .. }
             | Event::PiecePlaced { .. }
+            | Event::PieceOwnerChanged { .. }
             | Event::PieceMoved { .. }
             | Event::PieceRemoved { .. }
             | Event::ItemGiven { .. }

@@ -582,6 +582,16 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
         changes::move_piece(&mut c.state, &mut c.events, piece as u32, to);
         Ok(MultiValue::new())
     }));
+    api!("set_piece_owner", |_lua, a| with(_lua, |c| {
+        writable(c, "set_piece_owner")?;
+        let piece = piece_arg(c, &arg(&a, 0), "set_piece_owner")?;
+        let to = match arg(&a, 1) {
+            LuaValue::Nil => NO_SEAT,
+            v => seat_arg(c, &v, "set_piece_owner")?,
+        };
+        changes::set_piece_owner(&mut c.state, &mut c.events, piece as u32, to);
+        Ok(MultiValue::new())
+    }));
     api!("log", |_lua, a| without_reading(_lua, |c| {
         // Log lines are kept outside Lua's memory limit: each byte counts as an instruction.
         let bytes: usize = a.iter().map(|v| if let LuaValue::String(s) = v { s.as_bytes().len() } else { 8 }).sum();

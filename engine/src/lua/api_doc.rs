@@ -535,6 +535,15 @@ const GAME: ApiTable = ApiTable {
             .group(CHANGE)
             .changes(),
         func(
+            "set_piece_owner",
+            "Gives a piece to a seat, or to nobody (an army turning rogue): everyone sees it change \
+             hands (`piece_owner_changed`), as with `piece.owner = …` in the rules.",
+        )
+        .params(&[PIECE, opt("seat", "integer", "the new owner, from 1; nil for nobody")])
+        .example("game.set_piece_owner(army, nil)")
+        .group(CHANGE)
+        .changes(),
+        func(
             "roll",
             "Rolls dice from the game's own random stream, so games stay reproducible; scenario \
              tests can force the faces (`g:force_dice`). The roll is public: a `rolled` event named \

@@ -196,6 +196,10 @@ pub fn event(rules: &Ruleset, state: &GameState, event: &Event) -> Option<String
             Some(to) => format!("  {} now belongs to {}", space(state, *s), seat(state, *to)),
             None => format!("  {} is free", space(state, *s)),
         },
+        Event::PieceOwnerChanged { piece: p, to, .. } => match to {
+            Some(to) => format!("  {} now belongs to {}", piece(rules, state, *p), seat(state, *to)),
+            None => format!("  {} now belongs to nobody", piece(rules, state, *p)),
+        },
         Event::ResourceChanged { seat: who, resource, from, to } => {
             let info = rules.resources.get(*resource as usize)?;
             if !info.on_screen() {

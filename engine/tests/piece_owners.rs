@@ -1,0 +1,94 @@
+//! Pieces changing hands: `piece.owner = …` in the rules and `game.set_piece_owner` in a hook
+//! give a piece to a seat or to nobody, and every seat sees it happen (`PieceOwnerChanged`), as
+//! it sees a space change hands. The mod below: a wolf of seat 1's on `a`; `release` sets it
+//! free, `tame` (a hook) gives it to seat 2, `keep` gives it back to seat 1.
+
+mod common;
+
+use common::{manifest, new_game, write_mod};
+use meeple_engine::game::{Action, Event, Events};
+use meeple_engine::loader::load_mod;
+
+const DATA: &str = r#"
+[board]
+kind = "graph"
+terrain = "plain"
+spaces = [{ id = "a" }, { id = "b" }]
+links = [["a", "b"]]
+
+[terrain.plain]
+
+[pieces.wolf]
+
+[setup]
+effect = ["place('wolf', seat(1), space('a'))"]
+
+[actions.release]
+label = "Release"
+params = [{ name = "who", kind = "piece" }]
+effect = ["who.owner = none"]
+
+[actions.tame]
+label = "Tame"
+params = [{ name = "who", kind = "piece" }]
+effect = ["hook('tame', who)"]
+
+[actions.keep]
+label = "Keep"
+params = [{ name = "who", kind = "piece" }]
+effect = ["who.owner = me"]
+
+[end]
+win = "seat.number == 99"
+"#;
+
+const HOOKS: &str = r#"
+-- Gives the piece to seat 2, or to nobody when it is seat 2's already.
+function tame(who)
+  if game.piece_owner(who) == 2 then
+    game.set_piece_owner(who, nil)
+  else
+    game.set_piece_owner(who, 2)
+  end
+end
+"#;
+
+#[test]
+fn a_piece_changes_hands_in_the_rules_and_in_hooks_and_everyone_sees_it() {
+    let manifest = manifest("owners");
+    let folder = write_mod(
+        "owners",
+        &[("mod.toml", manifest.as_bytes()), ("data.toml", DATA.as_bytes()), ("hooks/main.lua", HOOKS.as_bytes())],
+    );
+    let loaded = load_mod(&folder);
+    std::fs::remove_dir_all(&folder).ok();
+    let rules = loaded.unwrap_or_else(|p| panic!("{p:?}")).ruleset;
+    let (mut engine, mut state, _) = new_game(&rules, 1, 2);
+    let act = |engine: &mut meeple_engine::game::Engine, state: &mut meeple_engine::game::GameState, id: &str| {
+        let mut events = Events::recording();
+        let action = Action::rule(rules.action_index(id).unwrap() as u16, &[0]);
+        engine.apply(state, &action, &mut events).unwrap_or_else(|e| panic!("{id}: {e}"));
+        events
+            .take()
+            .into_iter()
+            .filter(|e| matches!(e, Event::PieceOwnerChanged { .. }))
+            .map(|e| {
+                // Both seats see the change: nothing about a piece's owner is hidden.
+                assert_eq!(e.seen_by(&rules, 0).as_ref(), Some(&e));
+                assert_eq!(e.seen_by(&rules, 1).as_ref(), Some(&e));
+                e
+            })
+            .collect::<Vec<_>>()
+    };
+    let changed = |from: Option<u8>, to: Option<u8>| vec![Event::PieceOwnerChanged { piece: 0, from, to }];
+    assert_eq!(act(&mut engine, &mut state, "release"), changed(Some(0), None));
+    assert_eq!(state.pieces[0].owner, meeple_engine::game::state::NO_SEAT);
+    assert_eq!(act(&mut engine, &mut state, "tame"), changed(None, Some(1)), "the hook gives it to seat 2");
+    assert_eq!(state.pieces[0].owner, 1);
+    assert_eq!(act(&mut engine, &mut state, "tame"), changed(Some(1), None), "and to nobody");
+    // Seat 1 (to move) keeps it; the same owner again changes nothing and says nothing.
+    assert_eq!(act(&mut engine, &mut state, "keep"), changed(None, Some(0)));
+    assert_eq!(act(&mut engine, &mut state, "keep"), Vec::new());
+    let json = meeple_engine::game::render::event_json(&rules, &state, &changed(Some(0), None)[0]);
+    assert_eq!(json, serde_json::json!({ "event": "piece_owner_changed", "piece": 1, "from": 1, "to": null }));
+}
