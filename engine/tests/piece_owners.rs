@@ -1,7 +1,9 @@
 //! Pieces changing hands: `piece.owner = …` in the rules and `game.set_piece_owner` in a hook
 //! give a piece to a seat or to nobody, and every seat sees it happen (`PieceOwnerChanged`), as
 //! it sees a space change hands. The mod below: a wolf of seat 1's on `a`; `release` sets it
-//! free, `tame` (a hook) gives it to seat 2, `keep` gives it back to seat 1.
+//! free, `tame` (a hook) gives it to seat 2, `keep` gives it back to seat 1; `spawn` (a hook)
+//! places a wild wolf on `b` with `game.place`, gives the new one to seat 2 by the id it got
+//! back, and removes the old one with `game.remove`.
 
 mod common;
 
@@ -38,6 +40,11 @@ label = "Keep"
 params = [{ name = "who", kind = "piece" }]
 effect = ["who.owner = me"]
 
+[actions.spawn]
+label = "Spawn"
+params = [{ name = "who", kind = "piece" }]
+effect = ["hook('spawn', who)"]
+
 [end]
 win = "seat.number == 99"
 "#;
@@ -50,6 +57,13 @@ function tame(who)
   else
     game.set_piece_owner(who, 2)
   end
+end
+
+function spawn(who)
+  local wolf = game.place("wolf", nil, "b")
+  game.set_piece_owner(wolf, 2)
+  game.remove(who)
+  game.remove(who)
 end
 "#;
 
@@ -89,6 +103,27 @@ fn a_piece_changes_hands_in_the_rules_and_in_hooks_and_everyone_sees_it() {
     // Seat 1 (to move) keeps it; the same owner again changes nothing and says nothing.
     assert_eq!(act(&mut engine, &mut state, "keep"), changed(None, Some(0)));
     assert_eq!(act(&mut engine, &mut state, "keep"), Vec::new());
+    let mut events = Events::recording();
+    let spawn = Action::rule(rules.action_index("spawn").unwrap() as u16, &[0]);
+    engine.apply(&mut state, &spawn, &mut events).unwrap();
+    let b = state.board.find("b").unwrap();
+    assert_eq!(
+        events
+            .take()
+            .into_iter()
+            .filter(|e| matches!(
+                e,
+                Event::PiecePlaced { .. } | Event::PieceOwnerChanged { .. } | Event::PieceRemoved { .. }
+            ))
+            .collect::<Vec<_>>(),
+        [
+            Event::PiecePlaced { piece: 1, kind: 0, owner: None, space: b },
+            Event::PieceOwnerChanged { piece: 1, from: None, to: Some(1) },
+            Event::PieceRemoved { piece: 0 },
+        ],
+        "placed wild, given to seat 2 by the id placing gave back, the old wolf removed once"
+    );
+    assert!(!state.pieces[0].alive && state.pieces[1].alive && state.pieces[1].space == b);
     let json = meeple_engine::game::render::event_json(&rules, &state, &changed(Some(0), None)[0]);
     assert_eq!(json, serde_json::json!({ "event": "piece_owner_changed", "piece": 1, "from": 1, "to": null }));
 }

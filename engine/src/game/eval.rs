@@ -1508,10 +1508,7 @@ fn run_proc(cx: &mut WriteCx, proc: Proc, args: &[Expr], frame: &mut Vec<Value>)
         }
         Proc::Remove => {
             let p = target_piece(cx, &args[0], frame)?;
-            let piece = &mut cx.state.pieces[p as usize];
-            piece.alive = false;
-            piece.space = NO_SPACE;
-            cx.events.push_with(|| Event::PieceRemoved { piece: p });
+            changes::remove_piece(cx.state, cx.events, p);
         }
         Proc::Offer(action) => {
             // `args[0]` stands for the quoted action id.

@@ -582,6 +582,30 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
         changes::move_piece(&mut c.state, &mut c.events, piece as u32, to);
         Ok(MultiValue::new())
     }));
+    api!("place", |lua, a| with(lua, |c| {
+        writable(c, "place")?;
+        let name = name_arg(&arg(&a, 0), "place")?;
+        let kind = lookup(c.rules.piece_kinds.iter().map(|k| k.id.clone()), &name, "piece kind", "place")?;
+        let owner = match arg(&a, 1) {
+            LuaValue::Nil => NO_SEAT,
+            v => seat_arg(c, &v, "place")?,
+        };
+        let space = space_arg(c, &arg(&a, 2), "place")?;
+        let rules = c.rules.clone();
+        match changes::place_piece(&rules, &mut c.state, &mut c.events, kind as u16, owner, space) {
+            // Pieces are numbered from 1 in Lua.
+            Ok(piece) => one(lua, i64::from(piece) + 1),
+            Err(e) => err(format!("place: {}", e.message())),
+        }
+    }));
+    api!("remove", |_lua, a| with(_lua, |c| {
+        writable(c, "remove")?;
+        let piece = piece_arg(c, &arg(&a, 0), "remove")?;
+        if c.state.pieces[piece].alive {
+            changes::remove_piece(&mut c.state, &mut c.events, piece as u32);
+        }
+        Ok(MultiValue::new())
+    }));
     api!("set_piece_owner", |_lua, a| with(_lua, |c| {
         writable(c, "set_piece_owner")?;
         let piece = piece_arg(c, &arg(&a, 0), "set_piece_owner")?;

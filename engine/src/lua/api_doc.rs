@@ -535,6 +535,24 @@ const GAME: ApiTable = ApiTable {
             .group(CHANGE)
             .changes(),
         func(
+            "place",
+            "Puts a new piece of a kind on a space, for a seat or for nobody, with its kind's starting \
+             stats and items (a wild army appearing); gives its id.",
+        )
+        .params(&[
+            p("kind", "string", "the piece kind's id"),
+            opt("seat", "integer", "its owner, from 1; nil for nobody"),
+            p("space", "meeple.Space", "where it stands"),
+        ])
+        .returns(&[r("integer", "piece", "the new piece's id")])
+        .example("local wolf = game.place(\"wolf\", nil, \"c\")")
+        .group(CHANGE)
+        .changes(),
+        func("remove", "Takes a piece out of play, as `remove(piece)` in the rules; a piece already gone stays gone.")
+            .params(&[PIECE])
+            .group(CHANGE)
+            .changes(),
+        func(
             "set_piece_owner",
             "Gives a piece to a seat, or to nobody (an army turning rogue): everyone sees it change \
              hands (`piece_owner_changed`), as with `piece.owner = …` in the rules.",
