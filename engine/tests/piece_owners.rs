@@ -25,24 +25,29 @@ links = [["a", "b"]]
 [setup]
 effect = ["place('wolf', seat(1), space('a'))"]
 
-[actions.release]
-label = "Release"
+# Every action is about one piece.
+[actions.on_a_piece]
+abstract = true
 params = [{ name = "who", kind = "piece" }]
+
+[actions.release]
+inherits = "on_a_piece"
+label = "Release"
 effect = ["who.owner = none"]
 
 [actions.tame]
+inherits = "on_a_piece"
 label = "Tame"
-params = [{ name = "who", kind = "piece" }]
 effect = ["hook('tame', who)"]
 
 [actions.keep]
+inherits = "on_a_piece"
 label = "Keep"
-params = [{ name = "who", kind = "piece" }]
 effect = ["who.owner = me"]
 
 [actions.spawn]
+inherits = "on_a_piece"
 label = "Spawn"
-params = [{ name = "who", kind = "piece" }]
 effect = ["hook('spawn', who)"]
 
 [end]
