@@ -132,3 +132,44 @@ fn a_piece_changes_hands_in_the_rules_and_in_hooks_and_everyone_sees_it() {
     let json = meeple_engine::game::render::event_json(&rules, &state, &changed(Some(0), None)[0]);
     assert_eq!(json, serde_json::json!({ "event": "piece_owner_changed", "piece": 1, "from": 1, "to": null }));
 }
+
+/// `let p = place(…)` names the piece it puts down, for the rest of the effect; outside
+/// effects `place` is refused where written.
+#[test]
+fn a_piece_placed_in_an_effect_can_be_named() {
+    let data = DATA.replace(
+        "effect = [\"who.owner = me\"]",
+        "effect = [\"let cub = place('wolf', none, space('b'))\", \"cub.owner = me\", \"remove(who)\"]",
+    );
+    let manifest = manifest("named_cub");
+    let folder = write_mod(
+        "named_cub",
+        &[("mod.toml", manifest.as_bytes()), ("data.toml", data.as_bytes()), ("hooks/main.lua", HOOKS.as_bytes())],
+    );
+    let loaded = load_mod(&folder);
+    let refused = {
+        let bad = data.replace(
+            "[actions.keep]\ninherits = \"on_a_piece\"",
+            "[actions.keep]\ninherits = \"on_a_piece\"\nwhen = \"place('wolf', me, space('a')) == who\"",
+        );
+        std::fs::write(folder.join("data.toml"), bad).unwrap();
+        load_mod(&folder)
+    };
+    std::fs::remove_dir_all(&folder).ok();
+    let rules = loaded.unwrap_or_else(|p| panic!("{p:?}")).ruleset;
+    let (mut engine, mut state, _) = new_game(&rules, 1, 2);
+    let keep = Action::rule(rules.action_index("keep").unwrap() as u16, &[0]);
+    engine.apply(&mut state, &keep, &mut Events::discard()).unwrap();
+    let b = state.board.find("b").unwrap();
+    assert_eq!(
+        (state.pieces.len(), state.pieces[1].owner, state.pieces[1].space),
+        (2, 0, b),
+        "the cub is seat 1's, on b"
+    );
+    assert!(!state.pieces[0].alive);
+    let problems: Vec<String> = refused.expect_err("place in a condition").iter().map(ToString::to_string).collect();
+    assert!(
+        problems.iter().any(|p| p.contains("`place` changes the game and is only allowed in effects")),
+        "{problems:?}"
+    );
+}

@@ -28,6 +28,8 @@ pub(crate) trait Env {
     /// A uniform number from the game's stream.
     fn random(&mut self, low: i64, high: i64) -> Result<i64, RuleError>;
     fn distribute(&mut self, counter: u16, amount: i64, seat: u8, cap: i64) -> Result<i64, RuleError>;
+    /// Puts a new piece of `kind` on `space` for `owner` (or nobody); gives its id.
+    fn place_piece(&mut self, kind: u16, owner: u8, space: u32) -> Result<u32, RuleError>;
     fn hook(&mut self, index: u16, args: &[Value]) -> Result<Value, RuleError>;
     /// The movement points of the cheapest walk between two spaces, priced for a walker of
     /// piece kind `walker` when given (see [`walk_cost`]).
@@ -973,6 +975,13 @@ fn call<E: Env>(env: &mut E, func: Func, args: &[Expr], frame: &[Value]) -> Resu
             let (lo, hi) = (arg(env, 0)?.as_int(), arg(env, 1)?.as_int());
             Value::Int(env.random(lo, hi)?)
         }
+        Func::PlacePiece(kind) => {
+            let owner = arg(env, 0)?.as_seat().unwrap_or(NO_SEAT);
+            match arg(env, 1)?.as_space() {
+                Some(space) => Value::Piece(env.place_piece(kind, owner, space)?),
+                None => return Err(RuleError::new("`place`: no space to place the piece on")),
+            }
+        }
         Func::Distribute(counter) => {
             let amount = arg(env, 0)?.as_int();
             let seat = arg(env, 1)?.as_seat();
@@ -1210,6 +1219,13 @@ impl Env for WriteCx<'_> {
 
     fn random(&mut self, low: i64, high: i64) -> Result<i64, RuleError> {
         Ok(self.state.rng.range_inclusive(low, high))
+    }
+
+    fn place_piece(&mut self, kind: u16, owner: u8, space: u32) -> Result<u32, RuleError> {
+        if space as usize >= self.state.owners.len() {
+            return Err(RuleError::new("`place`: no such space"));
+        }
+        changes::place_piece(self.rules, self.state, self.events, kind, owner, space)
     }
 
     fn distribute(&mut self, counter: u16, amount: i64, seat: u8, cap: i64) -> Result<i64, RuleError> {
@@ -1697,6 +1713,10 @@ impl Env for ReadCx<'_> {
 
     fn random(&mut self, _low: i64, _high: i64) -> Result<i64, RuleError> {
         Err(RuleError::new("`random` cannot be used here"))
+    }
+
+    fn place_piece(&mut self, _kind: u16, _owner: u8, _space: u32) -> Result<u32, RuleError> {
+        Err(RuleError::new("`place` cannot be used here"))
     }
 
     fn distribute(&mut self, _counter: u16, _amount: i64, _seat: u8, _cap: i64) -> Result<i64, RuleError> {

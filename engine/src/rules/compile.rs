@@ -3097,6 +3097,28 @@ impl Compiler<'_> {
                 let (b, _) = self.expect_type(&args[1], scope, Type::Int)?;
                 Some((Expr::Call(Func::Random, vec![a, b]), Type::Int))
             }
+            "place" => {
+                // `let army = place("army", me, to)`: the statement, as a value (the new piece).
+                if !arity(self, 3) {
+                    return None;
+                }
+                if !scope.allow.dice {
+                    let message = refusal(scope, "`place`", "`place` changes the game and is only allowed in effects");
+                    self.problem(Some(name_span), message, None);
+                    return None;
+                }
+                let AstKind::Str(kind) = &args[0].kind else {
+                    self.problem(Some(args[0].span), "the first argument of `place` is a quoted piece kind", None);
+                    return None;
+                };
+                let Some(index) = index_of(&self.names.piece_kinds, kind) else {
+                    self.unknown(Some(args[0].span), "piece kind", kind, &self.names.piece_kinds.clone());
+                    return None;
+                };
+                let (owner, _) = self.expect_type(&args[1], scope, Type::Seat)?;
+                let (space, _) = self.expect_type(&args[2], scope, Type::Space)?;
+                Some((Expr::Call(Func::PlacePiece(index), vec![owner, space]), Type::Piece))
+            }
             "distribute" => {
                 if !arity(self, 4) {
                     return None;
@@ -3237,7 +3259,7 @@ impl Compiler<'_> {
                 Some((Expr::Call(Func::Tagged(index, of), vec![thing]), Type::Bool))
             }
             "count_of" | "sum_of" | "min_of" | "max_of" | "random_of" => self.aggregate(name, name_span, args, scope),
-            "end_turn" | "leave" | "eliminate" | "win" | "draw" | "deal_spaces" | "place" | "remove" | "shuffle"
+            "end_turn" | "leave" | "eliminate" | "win" | "draw" | "deal_spaces" | "remove" | "shuffle"
             | "draw_cards" | "discard" | "log" | "give" | "offer" | "reveal_value" | "reveal_hand" | "reveal_card"
             | "give_card" | "return_card" | "attach" | "detach" | "refund" => {
                 self.problem(

@@ -491,6 +491,9 @@ pub enum Func {
     /// Spreads units of a space counter one at a time over a seat's spaces below a cap, at
     /// random; returns how many found no room (effects only).
     Distribute(u16),
+    /// `place("kind", owner, space)` as a value: puts a new piece of the kind on the space and
+    /// gives it (effects only: `let army = place(…)`).
+    PlacePiece(u16),
     /// Calls a Lua hook function by name; returns its number (or true/false).
     Hook(u16),
     /// `secret(x)`: `x`, with the dice it rolls seen by the acting seat alone.

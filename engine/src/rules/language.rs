@@ -565,7 +565,8 @@ pub const STATEMENTS: &[Entry] = &[
         Place::Effects,
         "place(\"kind\", seat, space)",
         "",
-        "Puts a new piece of a kind on a space for a seat.",
+        "Puts a new piece of a kind on a space for a seat (or for `none`). As a value it is the \
+         new piece: `let army = place(\"army\", me, to)` names it for the rest of the effect.",
         "place(\"pawn\", me, to)",
     ),
     only(Place::Effects, "remove(piece)", "", "Takes a piece out of the game.", "remove(who)"),
