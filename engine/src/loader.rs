@@ -334,6 +334,8 @@ pub(crate) fn load(
     let mut data_files = source::load_layers(layers, COLLECTIONS);
     let (chosen_options, mut option_problems) =
         options::apply(&mut data_files.root, chosen, &data_files.sources, manifest.seats);
+    // A chosen board that is not there explains a missing `[board]`.
+    let board_misnamed = option_problems.iter().any(|p| p.message.starts_with("no board `"));
     problems.append(&mut option_problems);
     // Schema problems are reported, and whatever did read correctly is still compiled, so
     // mistakes in expressions and references show up in the same run.
@@ -349,6 +351,9 @@ pub(crate) fn load(
     let data = match data_files.decode::<ModData>() {
         Ok(data) => data,
         Err(mut d) => {
+            if board_misnamed {
+                d.retain(|p| !(p.message.starts_with("missing required key") && p.key.as_deref() == Some("board")));
+            }
             if incomplete {
                 d.retain(|p| !p.message.starts_with("missing required key"));
             } else if data_files.has_errors() || no_data {

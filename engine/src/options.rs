@@ -112,6 +112,8 @@ pub fn apply(root: &mut RawNode, chosen: &Choices, sources: &Sources, seats: Sea
                     .map(|b| b.iter().map(|(k, _)| k.to_string()).collect())
                     .unwrap_or_default();
                 let hint = did_you_mean(name, known.iter().map(String::as_str));
+                // The board it meant is not "played on by no choice" too: one mistake, one problem.
+                named_boards.extend(hint.clone());
                 problems.push(
                     sources
                         .diagnostic(board.loc, format!("no board `{name}` in `[boards]`"))
@@ -345,6 +347,12 @@ pub fn load_every_choice(folder: &Path) -> Result<LoadedMod, Vec<Diagnostic>> {
     let mut unchecked = Vec::new();
     for (option, default, choices) in options.into_iter().take(MAX_OPTIONS) {
         for choice in choices.into_iter().filter(|choice| *choice != default).take(MAX_CHOICES) {
+            // A choice already reported broken in itself (a board it names is not there) is not
+            // loaded: what it would give follows from that one mistake.
+            let own_table = format!("options.{}.choices.{}", crate::diag::shown(&option), crate::diag::shown(&choice));
+            if with_defaults.iter().any(|p| p.is_error() && p.table.as_deref() == Some(own_table.as_str())) {
+                continue;
+            }
             if loads_left == 0 {
                 unchecked.push(format!("{option}={choice}"));
                 continue;

@@ -147,6 +147,15 @@ fn boards_for_nothing_misnamed_boards_and_seat_counts_without_a_choice_are_refus
         "{found}"
     );
 
+    // The default's board misnamed: that one problem, not the board it meant as unplayed, nor a
+    // missing `[board]`, nor what the stand-in board rules out.
+    let default_misnamed = BOARDS.replace("board = \"pair\"", "board = \"piar\"");
+    assert_eq!(
+        problems(&default_misnamed),
+        "data.toml:5:26: error: [options.map.choices.pair] key `board`: no board `piar` in `[boards]`; did you mean \
+         `pair`?"
+    );
+
     let outside = BOARDS.replace("seats = [3]", "seats = [3, 5]");
     assert_eq!(
         problems(&outside),

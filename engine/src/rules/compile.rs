@@ -63,7 +63,13 @@ pub fn compile_partial(
     hooks: Vec<HookSource>,
     broken: &BTreeSet<String>,
 ) -> Result<Ruleset, Vec<Problem>> {
-    let names = Names::new(&data);
+    let mut names = Names::new(&data);
+    // A board that did not read stands in as a graph: what the board's kind rules out is not
+    // known, and is not reported besides the board's own problem.
+    if broken.contains("[board]") {
+        names.board_without_cells = None;
+        names.board_not_square = None;
+    }
     let mut c = Compiler {
         broken,
         names: &names,
