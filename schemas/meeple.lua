@@ -369,12 +369,12 @@ function game.detach(piece, card, seat) end
 ---@param space? meeple.Space # where it goes; nil takes it off the board
 function game.move_piece(piece, space) end
 
----Puts a new piece of a kind on a space, for a seat or for nobody, with its kind's starting stats and items (a wild army appearing); gives its id.
+---Puts a new piece of a kind on a space, for a seat or for nobody, with its kind's starting stats and items (a neutral piece appearing); gives its id.
 ---
 ---*Changes the game*: refused where the game can only be read.
 ---
 ---```lua
----local wolf = game.place("wolf", nil, "c")
+---local piece = game.place("pawn", nil, "c")
 ---```
 ---@param kind string # the piece kind's id
 ---@param seat? integer # its owner, from 1; nil for nobody
@@ -388,12 +388,12 @@ function game.place(kind, seat, space) end
 ---@param piece integer # a piece id, from 1
 function game.remove(piece) end
 
----Gives a piece to a seat, or to nobody (an army turning rogue): everyone sees it change hands (`piece_owner_changed`), as with `piece.owner = …` in the rules.
+---Gives a piece to a seat, or to nobody (a piece that deserts its side): everyone sees it change hands (`piece_owner_changed`), as with `piece.owner = …` in the rules.
 ---
 ---*Changes the game*: refused where the game can only be read.
 ---
 ---```lua
----game.set_piece_owner(army, nil)
+---game.set_piece_owner(piece, nil)
 ---```
 ---@param piece integer # a piece id, from 1
 ---@param seat? integer # the new owner, from 1; nil for nobody

@@ -529,19 +529,16 @@ fn rules_for(
         other => return Err(runtime(format!("options: expected a table, got {}", other.type_name()))),
     }
     let wanted = crate::options::for_seats(&rules.data.options, &asked, seat_count);
-    if wanted == rules.chosen_options {
-        return Ok(rules.clone());
-    }
     if let Some((_, loaded)) = loaded_with.borrow().iter().find(|(choices, _)| *choices == wanted) {
         return Ok(loaded.clone());
     }
-    let folder = rules.folder.as_ref().ok_or_else(|| runtime("options: the mod was not loaded from a folder"))?;
-    let loaded = crate::loader::load_mod_with(folder, &wanted).map_err(|problems| {
-        let shown: Vec<String> = problems.iter().map(ToString::to_string).collect();
-        runtime(format!("options: the mod does not load with them:\n{}", shown.join("\n")))
-    })?;
-    loaded_with.borrow_mut().push((wanted, loaded.ruleset.clone()));
-    Ok(loaded.ruleset)
+    let loaded =
+        crate::options::rules_for_seats(rules, &asked, seat_count, &Default::default()).map_err(|problems| {
+            let shown: Vec<String> = problems.iter().map(ToString::to_string).collect();
+            runtime(format!("options: the mod does not load with them:\n{}", shown.join("\n")))
+        })?;
+    loaded_with.borrow_mut().push((wanted, loaded.clone()));
+    Ok(loaded)
 }
 
 /// Games one test may start with `scenario.new`: each has an engine and a state of its own, memory

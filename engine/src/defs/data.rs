@@ -320,10 +320,10 @@ pub struct PieceKindDef {
     pub max_items: Option<u32>,
     /// Movement points a piece of this kind pays to enter each terrain, on walks it is the
     /// `walker` of (a `reachable_from` parameter's `walker`, `walk_distance`'s third argument):
-    /// soldiers slow in forest, scouts quick in it. A terrain not listed costs its own
+    /// heavy pieces slow in forest, light ones quick in it. A terrain not listed costs its own
     /// `move_cost`, and is passable as the terrain is. A cost of 0 means the kind cannot enter
     /// that terrain; any other cost lets it enter, even a terrain not `passable` to others
-    /// (swimmers in deep water). A mod with `move_costs` and no walk with a walker is refused.
+    /// (a swimmer in deep water). A mod with `move_costs` and no walk with a walker is refused.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub move_costs: IndexMap<String, u32>,
     /// Free-form tags, tested in expressions with `tagged(piece, "tag")` (a piece tests its kind's).

@@ -842,15 +842,12 @@ fn call<E: Env>(env: &mut E, func: Func, args: &[Expr], frame: &[Value]) -> Resu
         Func::WalkDistance => {
             let (a, b) = (arg(env, 0)?.as_space(), arg(env, 1)?.as_space());
             // With a third argument, the walker: `none` or a piece gone walks nowhere.
-            let walker = match args.len() {
-                3 => match {
-                    let walker = arg(env, 2)?;
-                    walker_kind(env.state(), walker)
-                } {
-                    Some(kind) => Some(kind),
-                    None => return Ok(Value::Int(-1)),
-                },
-                _ => None,
+            let walker = if args.len() == 3 {
+                let walker = arg(env, 2)?;
+                let Some(kind) = walker_kind(env.state(), walker) else { return Ok(Value::Int(-1)) };
+                Some(kind)
+            } else {
+                None
             };
             let before = crate::board::searched();
             let cost = match (a, b) {

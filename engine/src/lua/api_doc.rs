@@ -537,7 +537,7 @@ const GAME: ApiTable = ApiTable {
         func(
             "place",
             "Puts a new piece of a kind on a space, for a seat or for nobody, with its kind's starting \
-             stats and items (a wild army appearing); gives its id.",
+             stats and items (a neutral piece appearing); gives its id.",
         )
         .params(&[
             p("kind", "string", "the piece kind's id"),
@@ -545,7 +545,7 @@ const GAME: ApiTable = ApiTable {
             p("space", "meeple.Space", "where it stands"),
         ])
         .returns(&[r("integer", "piece", "the new piece's id")])
-        .example("local wolf = game.place(\"wolf\", nil, \"c\")")
+        .example("local piece = game.place(\"pawn\", nil, \"c\")")
         .group(CHANGE)
         .changes(),
         func("remove", "Takes a piece out of play, as `remove(piece)` in the rules; a piece already gone stays gone.")
@@ -554,11 +554,11 @@ const GAME: ApiTable = ApiTable {
             .changes(),
         func(
             "set_piece_owner",
-            "Gives a piece to a seat, or to nobody (an army turning rogue): everyone sees it change \
+            "Gives a piece to a seat, or to nobody (a piece that deserts its side): everyone sees it change \
              hands (`piece_owner_changed`), as with `piece.owner = …` in the rules.",
         )
         .params(&[PIECE, opt("seat", "integer", "the new owner, from 1; nil for nobody")])
-        .example("game.set_piece_owner(army, nil)")
+        .example("game.set_piece_owner(piece, nil)")
         .group(CHANGE)
         .changes(),
         func(

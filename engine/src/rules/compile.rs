@@ -3104,7 +3104,7 @@ impl Compiler<'_> {
                 Some((Expr::Call(Func::Random, vec![a, b]), Type::Int))
             }
             "place" => {
-                // `let army = place("army", me, to)`: the statement, as a value (the new piece).
+                // `let p = place("pawn", me, to)`: the statement, as a value (the new piece).
                 if !arity(self, 3) {
                     return None;
                 }

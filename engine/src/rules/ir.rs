@@ -492,7 +492,7 @@ pub enum Func {
     /// random; returns how many found no room (effects only).
     Distribute(u16),
     /// `place("kind", owner, space)` as a value: puts a new piece of the kind on the space and
-    /// gives it (effects only: `let army = place(…)`).
+    /// gives it (effects only: `let p = place(…)`).
     PlacePiece(u16),
     /// Calls a Lua hook function by name; returns its number (or true/false).
     Hook(u16),

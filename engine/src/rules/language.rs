@@ -566,7 +566,7 @@ pub const STATEMENTS: &[Entry] = &[
         "place(\"kind\", seat, space)",
         "",
         "Puts a new piece of a kind on a space for a seat (or for `none`). As a value it is the \
-         new piece: `let army = place(\"army\", me, to)` names it for the rest of the effect.",
+         new piece: `let pawn = place(\"pawn\", me, to)` names it for the rest of the effect.",
         "place(\"pawn\", me, to)",
     ),
     only(Place::Effects, "remove(piece)", "", "Takes a piece out of the game.", "remove(who)"),

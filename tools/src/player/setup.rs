@@ -90,6 +90,10 @@ impl SetupForm {
     /// Fits the options to the seat count: a choice the person picked stays while it suits that
     /// many seats; every other option takes its default, or its first choice that suits them.
     pub fn fit_options(&mut self) {
+        // Drawn every frame: a mod without options has nothing to fit.
+        if self.rules.data.options.is_empty() {
+            return;
+        }
         let Some(count) = self.seat_count() else { return };
         let kept: Choices = self
             .options
