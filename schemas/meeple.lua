@@ -194,6 +194,22 @@ function game.piece_space(piece) end
 ---@return integer? seat # the owner, or nil when nobody owns it
 function game.piece_owner(piece) end
 
+---The holder a piece is inside (a crate's wagon), as `piece.inside` in the rules.
+---@param piece integer # a piece id, from 1
+---@return integer? holder # the holder's piece id, or nil when the piece is inside nothing
+function game.inside(piece) end
+
+---The pieces in play inside a holder, in id order.
+---
+---```lua
+---for _, rider in ipairs(game.contents(wagon)) do
+---  game.set_stat(rider, "health", game.stat(rider, "health") - 1)
+---end
+---```
+---@param holder integer # the holder's piece id
+---@return integer[] pieces # piece ids
+function game.contents(holder) end
+
 ---The pieces still in play, in id order; only those on one space when a space is given.
 ---
 ---```lua
@@ -362,7 +378,7 @@ function game.attach(piece, card, seat) end
 ---@param seat integer # the seat whose hand it goes to
 function game.detach(piece, card, seat) end
 
----Puts a piece on a space, or takes it off the board.
+---Puts a piece on a space, or takes it off the board; the pieces inside it go with it, and a piece inside a holder leaves it.
 ---
 ---*Changes the game*: refused where the game can only be read.
 ---@param piece integer # a piece id, from 1
@@ -382,7 +398,30 @@ function game.move_piece(piece, space) end
 ---@return integer piece # the new piece's id
 function game.place(kind, seat, space) end
 
----Takes a piece out of play, as `remove(piece)` in the rules; a piece already gone stays gone.
+---Puts a new piece of a kind inside a holder (on the holder's space), for a seat or for nobody; gives its id. An error when the holder has no room for it (`can_enter` in the rules).
+---
+---*Changes the game*: refused where the game can only be read.
+---
+---```lua
+---local wagon = game.place("wagon", nil, space)
+---for _ = 1, game.random(1, 3) do
+---  game.place_inside("crate", nil, wagon)
+---end
+---```
+---@param kind string # the piece kind's id
+---@param seat? integer # its owner, from 1; nil for nobody
+---@param holder integer # the holder's piece id
+---@return integer piece # the new piece's id
+function game.place_inside(kind, seat, holder) end
+
+---Puts a piece inside a holder, on the holder's space, or takes it out (nil), where it stands; as `piece.inside = …` in the rules. An error when the holder has no room for it.
+---
+---*Changes the game*: refused where the game can only be read.
+---@param piece integer # a piece id, from 1
+---@param holder? integer # the holder's piece id; nil takes the piece out
+function game.set_inside(piece, holder) end
+
+---Takes a piece out of play, and the pieces inside it, as `remove(piece)` in the rules; a piece already gone stays gone.
 ---
 ---*Changes the game*: refused where the game can only be read.
 ---@param piece integer # a piece id, from 1
@@ -561,6 +600,25 @@ function Scenario:stat(piece, name) end
 ---@param piece integer # a piece id, from 1
 ---@return string? label # the space's label, or nil when the piece is off the board
 function Scenario:piece_space(piece) end
+
+---The seat that owns a piece.
+---@param piece integer # a piece id, from 1
+---@return integer? seat # the owner, or nil when nobody owns it
+function Scenario:piece_owner(piece) end
+
+---The holder a piece is inside, or nil.
+---@param piece integer # a piece id, from 1
+---@return integer? holder # the holder's piece id
+function Scenario:inside(piece) end
+
+---The pieces in play inside a holder, in id order.
+---
+---```lua
+---expect_eq(#g:contents(wagon), 3)
+---```
+---@param holder integer # the holder's piece id
+---@return integer[] pieces # piece ids
+function Scenario:contents(holder) end
 
 ---Whether a piece is still in play (false for a piece id that does not exist).
 ---@param piece integer # a piece id, from 1
@@ -792,14 +850,24 @@ function Scenario:set_stat(piece, name, value) end
 ---@return integer piece # the new piece's id
 function Scenario:place(kind, seat, space) end
 
----Takes a piece out of play, as the rules' `remove` would; its id is not reused.
+---Takes a piece out of play, with the pieces inside it, as the rules' `remove` would; its id is not reused.
 ---@param piece integer # a piece id, from 1
 function Scenario:remove(piece) end
 
----Puts a piece on a space.
+---Puts a piece on a space, with the pieces inside it; a piece inside a holder leaves it.
 ---@param piece integer # a piece id, from 1
 ---@param space meeple.Space # where it goes
 function Scenario:move_piece(piece, space) end
+
+---Puts a piece inside a holder (on its space), or takes it out with nil.
+---
+---```lua
+---local wagon = g:place("wagon", 1, "C3")
+---g:set_inside(g:place("crate", 1, "C3"), wagon)
+---```
+---@param piece integer # a piece id, from 1
+---@param holder? integer # the holder's piece id; nil takes the piece out
+function Scenario:set_inside(piece, holder) end
 
 ---Gives a piece an item, as the rules would (with the item's starting charges).
 ---

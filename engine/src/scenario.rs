@@ -790,6 +790,20 @@ impl UserData for Scenario {
             let p = g.piece(piece)?;
             Ok(g.state.board.get_space(g.state.pieces[p].space).map(|s| s.label.clone()))
         });
+        methods.add_method("piece_owner", |_, g, piece: usize| {
+            let p = g.piece(piece)?;
+            let owner = g.state.pieces[p].owner;
+            Ok((owner != NO_SEAT).then(|| i64::from(owner) + 1))
+        });
+        methods.add_method("inside", |_, g, piece: usize| {
+            let p = g.piece(piece)?;
+            let holder = g.state.pieces[p].inside;
+            Ok((holder != crate::game::state::NO_PIECE).then(|| i64::from(holder) + 1))
+        });
+        methods.add_method("contents", |_, g, holder: usize| {
+            let h = g.piece(holder)?;
+            Ok(crate::game::changes::contents(&g.state, h as u32).map(|p| i64::from(p) + 1).collect::<Vec<_>>())
+        });
         methods.add_method("alive", |_, g, piece: usize| Ok(g.piece(piece).is_ok_and(|p| g.state.pieces[p].alive)));
         methods.add_method("piece_of", |_, g, seat: LuaValue| {
             let s = g.seat(&seat)?;
@@ -1046,8 +1060,19 @@ impl UserData for Scenario {
         });
         methods.add_method_mut("move_piece", |_, g, (piece, space): (usize, LuaValue)| {
             let p = g.piece(piece)?;
-            g.state.pieces[p].space = g.space(&space)?;
+            let to = g.space(&space)?;
+            crate::game::changes::move_piece(&mut g.state, &mut Events::discard(), p as u32, to);
             Ok(())
+        });
+        methods.add_method_mut("set_inside", |_, g, (piece, holder): (usize, Option<usize>)| {
+            let p = g.piece(piece)?;
+            let h = match holder {
+                Some(holder) => g.piece(holder)? as u32,
+                None => crate::game::state::NO_PIECE,
+            };
+            let rules = g.rules();
+            crate::game::changes::set_inside(&rules, &mut g.state, &mut Events::discard(), p as u32, h)
+                .map_err(|e| runtime(e.to_string()))
         });
         methods.add_method_mut("give", |_, g, (piece, item): (usize, String)| {
             let p = g.piece(piece)?;

@@ -326,6 +326,18 @@ pub struct PieceKindDef {
     /// (a swimmer in deep water). A mod with `move_costs` and no walk with a walker is refused.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub move_costs: IndexMap<String, u32>,
+    /// The most pieces a piece of this kind holds inside it at once: crates in a wagon, guards in
+    /// a keep, passengers in a boat. A piece goes in with `piece.inside = holder` and then
+    /// stands on the holder's space, moves with it, changes hands with it and is removed with
+    /// it. 0 (the default): the kind holds nothing. Without `capacity`, a kind with `holds`
+    /// holds as many as its `holds` add up to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity: Option<u32>,
+    /// The piece kinds a holder takes, each with the most of that kind it holds at once (a
+    /// wagon of six with at most one guard: `capacity = 6`, `holds = { crate = 6, guard = 1 }`). Any kind that holds nothing itself, up to `capacity`, when absent. Holders do not go
+    /// inside holders.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub holds: IndexMap<String, u32>,
     /// Free-form tags, tested in expressions with `tagged(piece, "tag")` (a piece tests its kind's).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,

@@ -6,7 +6,7 @@
 
 use super::RuleError;
 use super::events::{Event, Events};
-use super::state::{EVERY_SEAT, GameState, NO_SEAT, NO_SPACE};
+use super::state::{EVERY_SEAT, GameState, NO_PIECE, NO_SEAT, NO_SPACE};
 use crate::rules::Ruleset;
 
 /// Sets a space counter (clamped); returns the value stored.
@@ -42,18 +42,115 @@ pub(crate) fn set_owner(state: &mut GameState, events: &mut Events, space: u32, 
 }
 
 /// Gives a piece to a seat, or to nobody ([`NO_SEAT`]); a seat number past the game's seats is
-/// nobody too.
+/// nobody too. The pieces inside it that were its owner's change hands with it (an army's
+/// units); others inside (a prisoner, another seat's passenger) keep theirs.
 pub(crate) fn set_piece_owner(state: &mut GameState, events: &mut Events, piece: u32, to: u8) {
     let to = if (to as usize) < state.seats.len() { to } else { NO_SEAT };
     let Some(held) = state.pieces.get_mut(piece as usize) else { return };
     let from = held.owner;
-    if from != to {
-        held.owner = to;
+    if from == to {
+        return;
+    }
+    let followers: Vec<u32> = contents(state, piece).filter(|&p| state.pieces[p as usize].owner == from).collect();
+    for changed in std::iter::once(piece).chain(followers) {
+        state.pieces[changed as usize].owner = to;
         events.push_with(|| Event::PieceOwnerChanged {
-            piece,
+            piece: changed,
             from: (from != NO_SEAT).then_some(from),
             to: (to != NO_SEAT).then_some(to),
         });
+    }
+}
+
+/// The pieces in play inside `holder`, in id order.
+pub(crate) fn contents(state: &GameState, holder: u32) -> impl Iterator<Item = u32> + '_ {
+    state
+        .pieces
+        .iter()
+        .enumerate()
+        .filter(move |(_, p)| p.alive && p.inside == holder && holder != NO_PIECE)
+        .map(|(id, _)| id as u32)
+}
+
+/// Why a piece of `kind` may not go inside `holder` now: the holder is not in play, its kind
+/// holds nothing or not that kind, it is full, or `kind` holds pieces itself (holders do not
+/// nest). `None` when it may. `can_enter(piece, holder)` in the rules language.
+pub(crate) fn why_no_room(rules: &Ruleset, state: &GameState, kind: u16, holder: u32) -> Option<String> {
+    let Some(h) = state.pieces.get(holder as usize).filter(|p| p.alive) else {
+        return Some("the holder is not in the game".to_string());
+    };
+    let (holder_kind, entering) = (&rules.piece_kinds[h.kind as usize], &rules.piece_kinds[kind as usize]);
+    if holder_kind.capacity == 0 {
+        return Some(format!("a {} holds no pieces (its kind has no `capacity`)", holder_kind.id));
+    }
+    if entering.capacity > 0 {
+        return Some(format!("a {} holds pieces itself, and holders do not go inside holders", entering.id));
+    }
+    let most_of_kind = match holder_kind.holds.iter().find(|(k, _)| *k == kind) {
+        Some(&(_, most)) => Some(most),
+        None if holder_kind.holds.is_empty() => None,
+        None => {
+            let kinds: Vec<&str> =
+                holder_kind.holds.iter().map(|&(k, _)| rules.piece_kinds[k as usize].id.as_str()).collect();
+            return Some(format!("a {} holds only {}, not a {}", holder_kind.id, kinds.join(", "), entering.id));
+        }
+    };
+    let (mut inside, mut of_kind) = (0u32, 0u32);
+    for p in contents(state, holder) {
+        inside += 1;
+        of_kind += u32::from(state.pieces[p as usize].kind == kind);
+    }
+    if inside >= holder_kind.capacity {
+        return Some(format!("the {} is full: it holds {} at most", holder_kind.id, holder_kind.capacity));
+    }
+    match most_of_kind {
+        Some(most) if of_kind >= most => {
+            Some(format!("a {} holds at most {most} of {} at once", holder_kind.id, entering.id))
+        }
+        _ => None,
+    }
+}
+
+/// Puts a piece inside `holder`, on the holder's space, or takes it out ([`NO_PIECE`]), leaving
+/// it standing where it is. Fails, changing nothing, when the holder has no room for it
+/// ([`why_no_room`]).
+pub(crate) fn set_inside(
+    rules: &Ruleset,
+    state: &mut GameState,
+    events: &mut Events,
+    piece: u32,
+    holder: u32,
+) -> Result<(), RuleError> {
+    let Some(p) = state.pieces.get(piece as usize).filter(|p| p.alive) else {
+        return Err(RuleError::new("the piece is not in the game"));
+    };
+    let (from, kind) = (p.inside, p.kind);
+    if from == holder {
+        return Ok(());
+    }
+    if holder == NO_PIECE {
+        leave_holder(state, events, piece);
+        return Ok(());
+    }
+    if let Some(refused) = why_no_room(rules, state, kind, holder) {
+        return Err(RuleError::new(refused));
+    }
+    let space = state.pieces[holder as usize].space;
+    relocate(state, events, piece, space);
+    state.pieces[piece as usize].inside = holder;
+    events.push_with(|| Event::PieceInsideChanged {
+        piece,
+        from: (from != NO_PIECE).then_some(from),
+        to: Some(holder),
+    });
+    Ok(())
+}
+
+/// Takes a piece out of the holder it is inside, if any; it stays where it stands.
+fn leave_holder(state: &mut GameState, events: &mut Events, piece: u32) {
+    let from = std::mem::replace(&mut state.pieces[piece as usize].inside, NO_PIECE);
+    if from != NO_PIECE {
+        events.push_with(|| Event::PieceInsideChanged { piece, from: Some(from), to: None });
     }
 }
 
@@ -192,8 +289,19 @@ pub(crate) fn why_not_held(rules: &Ruleset, state: &GameState, piece: u32, item:
 /// far beyond a board game's needs, and short of a loop that places millions and fills memory.
 pub const MAX_PIECES: usize = 100_000;
 
-/// Puts a piece on a space, or off the board ([`NO_SPACE`]).
+/// Puts a piece on a space, or off the board ([`NO_SPACE`]). The pieces inside it go with it,
+/// in id order; a piece that was inside a holder leaves it.
 pub(crate) fn move_piece(state: &mut GameState, events: &mut Events, piece: u32, to: u32) {
+    leave_holder(state, events, piece);
+    relocate(state, events, piece, to);
+    let carried: Vec<u32> = contents(state, piece).collect();
+    for inner in carried {
+        relocate(state, events, inner, to);
+    }
+}
+
+/// Puts one piece on a space, whatever it holds or is inside.
+fn relocate(state: &mut GameState, events: &mut Events, piece: u32, to: u32) {
     let from = state.pieces[piece as usize].space;
     state.pieces[piece as usize].space = to;
     if from != to {
@@ -228,6 +336,7 @@ pub(crate) fn place_piece(
         stats: info.stats.clone(),
         items: Vec::new(),
         cards: Vec::new(),
+        inside: NO_PIECE,
     });
     events.push_with(|| Event::PiecePlaced { piece, kind, owner: (owner != NO_SEAT).then_some(owner), space });
     for &item in &info.items {
@@ -236,12 +345,36 @@ pub(crate) fn place_piece(
     Ok(piece)
 }
 
-/// Takes a piece out of play: off the board, no longer alive (its id stays taken).
+/// Puts a new piece of `kind` inside `holder` (on its space), for a seat or for nobody; returns
+/// its id. Fails, placing nothing, when the holder has no room for it.
+pub(crate) fn place_piece_inside(
+    rules: &Ruleset,
+    state: &mut GameState,
+    events: &mut Events,
+    kind: u16,
+    owner: u8,
+    holder: u32,
+) -> Result<u32, RuleError> {
+    if let Some(refused) = why_no_room(rules, state, kind, holder) {
+        return Err(RuleError::new(refused));
+    }
+    let space = state.pieces[holder as usize].space;
+    let piece = place_piece(rules, state, events, kind, owner, space)?;
+    set_inside(rules, state, events, piece, holder)?;
+    Ok(piece)
+}
+
+/// Takes a piece out of play: off the board, no longer alive (its id stays taken). The pieces
+/// inside it go with it, after it, in id order.
 pub(crate) fn remove_piece(state: &mut GameState, events: &mut Events, piece: u32) {
-    let removed = &mut state.pieces[piece as usize];
-    removed.alive = false;
-    removed.space = NO_SPACE;
-    events.push_with(|| Event::PieceRemoved { piece });
+    let inside: Vec<u32> = contents(state, piece).collect();
+    for removed_id in std::iter::once(piece).chain(inside) {
+        let removed = &mut state.pieces[removed_id as usize];
+        removed.alive = false;
+        removed.space = NO_SPACE;
+        removed.inside = NO_PIECE;
+        events.push_with(|| Event::PieceRemoved { piece: removed_id });
+    }
 }
 
 /// Shows cards of `seat`'s hand, by position, to the seat `to` or to every seat (`None`): from

@@ -7,7 +7,7 @@
 use super::changes;
 use super::events::Event;
 use super::odds;
-use super::state::{GameState, NO_SEAT, NO_SPACE, SeatStatus};
+use super::state::{GameState, NO_PIECE, NO_SEAT, NO_SPACE, SeatStatus};
 use super::{RuleError, WriteCx};
 use crate::board::Scratch;
 use crate::expr::UnaryOp;
@@ -367,6 +367,16 @@ fn read_state<E: Env>(env: &mut E, read: &Read, frame: &[Value]) -> Result<Value
             Some(p) => match env.state().pieces[p].space {
                 NO_SPACE => Value::Nil,
                 s => Value::Space(s),
+            },
+            None => Value::Nil,
+        },
+        Read::PieceInside(e) => match {
+            let value = eval(env, e, frame)?;
+            piece(env.state(), value)
+        } {
+            Some(p) => match env.state().pieces[p].inside {
+                NO_PIECE => Value::Nil,
+                holder => Value::Piece(holder),
             },
             None => Value::Nil,
         },
@@ -943,6 +953,36 @@ fn call<E: Env>(env: &mut E, func: Func, args: &[Expr], frame: &[Value]) -> Resu
                 _ => false,
             })
         }
+        Func::InsideCount => {
+            let holder = arg(env, 0).map(|target| piece(env.state(), target))?;
+            let kind = match args.get(1) {
+                Some(_) => match arg(env, 1)? {
+                    Value::Id(kind) => Some(kind),
+                    _ => return Ok(Value::Int(0)),
+                },
+                None => None,
+            };
+            match holder {
+                Some(h) => Value::Int(
+                    changes::contents(env.state(), h as u32)
+                        .filter(|&p| kind.is_none_or(|k| env.state().pieces[p as usize].kind == k))
+                        .count() as i64,
+                ),
+                None => Value::Int(0),
+            }
+        }
+        Func::CanEnter => {
+            let entering = arg(env, 0).map(|target| piece(env.state(), target))?;
+            let holder = arg(env, 1).map(|target| piece(env.state(), target))?;
+            Value::Bool(match (entering, holder) {
+                (Some(p), Some(h)) => {
+                    let state = env.state();
+                    state.pieces[p].inside == h as u32
+                        || changes::why_no_room(env.rules(), state, state.pieces[p].kind, h as u32).is_none()
+                }
+                _ => false,
+            })
+        }
         Func::AttachedCount => match arg(env, 0).map(|target| piece(env.state(), target))? {
             Some(p) => Value::Int(env.state().pieces[p].cards.len() as i64),
             None => Value::Int(0),
@@ -951,7 +991,10 @@ fn call<E: Env>(env: &mut E, func: Func, args: &[Expr], frame: &[Value]) -> Resu
         Func::SeatCount => Value::Int(env.state().seats.len() as i64),
         Func::SpaceCount => Value::Int(env.state().board.space_count() as i64),
         Func::PiecesAt => match arg(env, 0)?.as_space() {
-            Some(s) => Value::Int(env.state().pieces.iter().filter(|p| p.alive && p.space == s).count() as i64),
+            // Pieces inside holders stand inside them, not on the space.
+            Some(s) => Value::Int(
+                env.state().pieces.iter().filter(|p| p.alive && p.space == s && p.inside == NO_PIECE).count() as i64,
+            ),
             None => Value::Int(0),
         },
         Func::Holding(slot) => {
@@ -1441,6 +1484,15 @@ fn assign(cx: &mut WriteCx, place: &Place, mode: AssignMode, value: Value, frame
                 other => return Err(RuleError::new(format!("cannot move a piece to {other:?}"))),
             };
             changes::move_piece(cx.state, cx.events, p, to);
+        }
+        Place::PieceInside(e) => {
+            let p = target_piece(cx, e, frame)?;
+            let holder = match value {
+                Value::Piece(h) => h,
+                Value::Nil => NO_PIECE,
+                other => return Err(RuleError::new(format!("cannot put a piece inside {other:?}"))),
+            };
+            changes::set_inside(cx.rules, cx.state, cx.events, p, holder)?;
         }
         Place::HeldCharges(e) => {
             let value_of_place = eval(cx, e, frame)?;

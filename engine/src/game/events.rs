@@ -116,6 +116,12 @@ pub enum Event {
         from: Option<u8>,
         to: Option<u8>,
     },
+    /// A piece went inside a holder (`to`), came out of one (`from`), or both.
+    PieceInsideChanged {
+        piece: u32,
+        from: Option<u32>,
+        to: Option<u32>,
+    },
     PieceMoved {
         piece: u32,
         from: Option<u32>,

@@ -3,7 +3,7 @@
 //! and the derived fields agree with the data they are derived from. Property tests check it
 //! after every action; it is cheap enough (one pass over the state) to call that often.
 
-use super::state::{GameState, NO_SEAT, NO_SPACE, Outcome, SeatStatus};
+use super::state::{GameState, NO_PIECE, NO_SEAT, NO_SPACE, Outcome, SeatStatus};
 use crate::rules::{CounterInfo, Ruleset};
 
 impl GameState {
@@ -89,6 +89,7 @@ impl GameState {
             }
         }
 
+        let mut inside: std::collections::BTreeMap<u32, u32> = std::collections::BTreeMap::new();
         for (index, piece) in self.pieces.iter().enumerate() {
             if piece.kind as usize >= rules.piece_kinds.len() {
                 problem(format!("piece {index} is of kind {} of {}", piece.kind, rules.piece_kinds.len()));
@@ -112,12 +113,34 @@ impl GameState {
                     problem(format!("piece {index} holds item {} with {} charges", held.item, held.charges));
                 }
             }
+            // A piece inside a holder is in play with it, on its space; holders do not nest.
+            if piece.inside != NO_PIECE {
+                match self.pieces.get(piece.inside as usize) {
+                    Some(holder)
+                        if piece.alive
+                            && holder.alive
+                            && holder.inside == NO_PIECE
+                            && holder.space == piece.space
+                            && rules.piece_kinds.get(holder.kind as usize).is_some_and(|k| k.capacity > 0) =>
+                    {
+                        *inside.entry(piece.inside).or_insert(0) += 1;
+                    }
+                    _ => problem(format!("piece {index} is inside piece {}, which cannot hold it there", piece.inside)),
+                }
+            }
             // Attached cards belong to their deck as cards in hand do.
             for &(deck, card) in &piece.cards {
                 match cards_held.get_mut(deck as usize) {
                     Some(held) => held.push(card),
                     None => problem(format!("piece {index} holds a card of deck {deck} of {}", rules.decks.len())),
                 }
+            }
+        }
+
+        for (holder, count) in inside {
+            let capacity = rules.piece_kinds.get(self.pieces[holder as usize].kind as usize).map_or(0, |k| k.capacity);
+            if count > capacity {
+                problem(format!("piece {holder} holds {count} pieces, more than its capacity {capacity}"));
             }
         }
 

@@ -103,6 +103,9 @@ pub fn event_json(rules: &Ruleset, state: &GameState, event: &Event) -> Json {
         Event::PieceOwnerChanged { piece, from, to } => json!({
             "event": "piece_owner_changed", "piece": piece + 1, "from": opt_seat(*from), "to": opt_seat(*to),
         }),
+        Event::PieceInsideChanged { piece, from, to } => json!({
+            "event": "piece_inside_changed", "piece": piece + 1, "from": from.map(|h| h + 1), "to": to.map(|h| h + 1),
+        }),
         Event::ResourceChanged { seat: s, resource, from, to } => json!({
             "event": "resource_changed", "seat": seat(*s), "resource": name(&rules.resources, *resource), "from": from, "to": to,
         }),
@@ -260,6 +263,10 @@ pub fn state_json(rules: &Ruleset, state: &GameState) -> Json {
                     .iter()
                     .map(|held| json!({ "item": rules.items[held.item as usize].id, "charges": held.charges }))
                     .collect();
+            }
+            // The holder it is inside: an army's unit names its army.
+            if p.inside != super::state::NO_PIECE {
+                piece["inside"] = json!(p.inside + 1);
             }
             // Attached cards lie face up, in the order attached.
             if !p.cards.is_empty() {

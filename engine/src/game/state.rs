@@ -13,6 +13,8 @@ use crate::rng::GameRng;
 pub const NO_SEAT: u8 = u8::MAX;
 /// "Off the board" in piece positions.
 pub const NO_SPACE: u32 = u32::MAX;
+/// "Inside nothing" in [`Piece::inside`]: the piece stands on its own.
+pub const NO_PIECE: u32 = u32::MAX;
 /// A card a seat's view does not know (another seat's card in hand, a card in a draw pile): it
 /// is no card of the mod, so `in_hand` never counts it, while `hand_size` does. Only views
 /// ([`GameState::view_for`]) hold it; a game never does.
@@ -134,6 +136,19 @@ pub struct Piece {
     /// Left out of saves while empty, so games without attached cards save as before.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cards: Vec<(u16, u16)>,
+    /// The holder this piece is inside (a unit in an army, a guard in a tower), or [`NO_PIECE`].
+    /// A piece inside a holder stands on the holder's space and goes where it goes. Left out of
+    /// saves when it is inside nothing, so games without holders save as before.
+    #[serde(default = "no_piece", skip_serializing_if = "is_no_piece")]
+    pub inside: u32,
+}
+
+fn no_piece() -> u32 {
+    NO_PIECE
+}
+
+fn is_no_piece(piece: &u32) -> bool {
+    *piece == NO_PIECE
 }
 
 /// An item a piece holds.

@@ -266,6 +266,7 @@ impl Event {
             | Event::OwnerChanged { .. }
             | Event::PiecePlaced { .. }
             | Event::PieceOwnerChanged { .. }
+            | Event::PieceInsideChanged { .. }
             | Event::PieceMoved { .. }
             | Event::PieceRemoved { .. }
             | Event::ItemGiven { .. }

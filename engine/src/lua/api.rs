@@ -15,7 +15,7 @@ use crate::defs::{EventKind, ParamKind};
 use crate::diag::{MAX_ECHOED_CHARS, did_you_mean, shown};
 use crate::game::changes;
 use crate::game::events::Event;
-use crate::game::state::{NO_SEAT, NO_SPACE, ScriptKey, ScriptValue, SeatStatus, TABLE_MARKER};
+use crate::game::state::{NO_PIECE, NO_SEAT, NO_SPACE, ScriptKey, ScriptValue, SeatStatus, TABLE_MARKER};
 
 type LuaResult<T> = mlua::Result<T>;
 
@@ -332,6 +332,16 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
         let piece = piece_arg(c, &arg(&a, 0), "piece_owner")?;
         one(lua, seat_value(c.state.pieces[piece].owner))
     }));
+    api!("inside", |lua, a| with(lua, |c| {
+        let piece = piece_arg(c, &arg(&a, 0), "inside")?;
+        let holder = c.state.pieces[piece].inside;
+        one(lua, (holder != NO_PIECE).then(|| i64::from(holder) + 1))
+    }));
+    api!("contents", |lua, a| with(lua, |c| {
+        let holder = piece_arg(c, &arg(&a, 0), "contents")?;
+        let list: Vec<i64> = changes::contents(&c.state, holder as u32).map(|p| i64::from(p) + 1).collect();
+        one(lua, list)
+    }));
     api!("pieces", |lua, a| with(lua, |c| {
         let at = match arg(&a, 0) {
             LuaValue::Nil => None,
@@ -596,6 +606,34 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
             // Pieces are numbered from 1 in Lua.
             Ok(piece) => one(lua, i64::from(piece) + 1),
             Err(e) => err(format!("place: {}", e.message())),
+        }
+    }));
+    api!("place_inside", |lua, a| with(lua, |c| {
+        writable(c, "place_inside")?;
+        let name = name_arg(&arg(&a, 0), "place_inside")?;
+        let kind = lookup(c.rules.piece_kinds.iter().map(|k| k.id.clone()), &name, "piece kind", "place_inside")?;
+        let owner = match arg(&a, 1) {
+            LuaValue::Nil => NO_SEAT,
+            v => seat_arg(c, &v, "place_inside")?,
+        };
+        let holder = piece_arg(c, &arg(&a, 2), "place_inside")?;
+        let rules = c.rules.clone();
+        match changes::place_piece_inside(&rules, &mut c.state, &mut c.events, kind as u16, owner, holder as u32) {
+            Ok(piece) => one(lua, i64::from(piece) + 1),
+            Err(e) => err(format!("place_inside: {}", e.message())),
+        }
+    }));
+    api!("set_inside", |_lua, a| with(_lua, |c| {
+        writable(c, "set_inside")?;
+        let piece = piece_arg(c, &arg(&a, 0), "set_inside")?;
+        let holder = match arg(&a, 1) {
+            LuaValue::Nil => NO_PIECE,
+            v => piece_arg(c, &v, "set_inside")? as u32,
+        };
+        let rules = c.rules.clone();
+        match changes::set_inside(&rules, &mut c.state, &mut c.events, piece as u32, holder) {
+            Ok(()) => Ok(MultiValue::new()),
+            Err(e) => err(format!("set_inside: {}", e.message())),
         }
     }));
     api!("remove", |_lua, a| with(_lua, |c| {

@@ -374,6 +374,15 @@ const GAME: ApiTable = ApiTable {
             .params(&[PIECE])
             .returns(&[r("integer?", "seat", "the owner, or nil when nobody owns it")])
             .group(READ),
+        func("inside", "The holder a piece is inside (a crate's wagon), as `piece.inside` in the rules.")
+            .params(&[PIECE])
+            .returns(&[r("integer?", "holder", "the holder's piece id, or nil when the piece is inside nothing")])
+            .group(READ),
+        func("contents", "The pieces in play inside a holder, in id order.")
+            .params(&[p("holder", "integer", "the holder's piece id")])
+            .returns(&[r("integer[]", "pieces", "piece ids")])
+            .example("for _, rider in ipairs(game.contents(wagon)) do\n  game.set_stat(rider, \"health\", game.stat(rider, \"health\") - 1)\nend")
+            .group(READ),
         func("pieces", "The pieces still in play, in id order; only those on one space when a space is given.")
             .params(&[opt("space", "meeple.Space", "only the pieces on this space")])
             .returns(&[r("integer[]", "pieces", "piece ids")])
@@ -530,7 +539,11 @@ const GAME: ApiTable = ApiTable {
         .params(&[PIECE, p("card", "string", "the card's id"), p("seat", "integer", "the seat whose hand it goes to")])
         .group(CHANGE)
         .changes(),
-        func("move_piece", "Puts a piece on a space, or takes it off the board.")
+        func(
+            "move_piece",
+            "Puts a piece on a space, or takes it off the board; the pieces inside it go with it, and a \
+             piece inside a holder leaves it.",
+        )
             .params(&[PIECE, opt("space", "meeple.Space", "where it goes; nil takes it off the board")])
             .group(CHANGE)
             .changes(),
@@ -548,7 +561,33 @@ const GAME: ApiTable = ApiTable {
         .example("local piece = game.place(\"pawn\", nil, \"c\")")
         .group(CHANGE)
         .changes(),
-        func("remove", "Takes a piece out of play, as `remove(piece)` in the rules; a piece already gone stays gone.")
+        func(
+            "place_inside",
+            "Puts a new piece of a kind inside a holder (on the holder's space), for a seat or for \
+             nobody; gives its id. An error when the holder has no room for it (`can_enter` in the rules).",
+        )
+        .params(&[
+            p("kind", "string", "the piece kind's id"),
+            opt("seat", "integer", "its owner, from 1; nil for nobody"),
+            p("holder", "integer", "the holder's piece id"),
+        ])
+        .returns(&[r("integer", "piece", "the new piece's id")])
+        .example("local wagon = game.place(\"wagon\", nil, space)\nfor _ = 1, game.random(1, 3) do\n  game.place_inside(\"crate\", nil, wagon)\nend")
+        .group(CHANGE)
+        .changes(),
+        func(
+            "set_inside",
+            "Puts a piece inside a holder, on the holder's space, or takes it out (nil), where it stands; \
+             as `piece.inside = …` in the rules. An error when the holder has no room for it.",
+        )
+        .params(&[PIECE, opt("holder", "integer", "the holder's piece id; nil takes the piece out")])
+        .group(CHANGE)
+        .changes(),
+        func(
+            "remove",
+            "Takes a piece out of play, and the pieces inside it, as `remove(piece)` in the rules; a piece \
+             already gone stays gone.",
+        )
             .params(&[PIECE])
             .group(CHANGE)
             .changes(),
@@ -792,6 +831,19 @@ const SCENARIO_OBJECT: ApiTable = ApiTable {
             .params(&[PIECE])
             .returns(&[r("string?", "label", "the space's label, or nil when the piece is off the board")])
             .group(READ),
+        method("piece_owner", "The seat that owns a piece.")
+            .params(&[PIECE])
+            .returns(&[r("integer?", "seat", "the owner, or nil when nobody owns it")])
+            .group(READ),
+        method("inside", "The holder a piece is inside, or nil.")
+            .params(&[PIECE])
+            .returns(&[r("integer?", "holder", "the holder's piece id")])
+            .group(READ),
+        method("contents", "The pieces in play inside a holder, in id order.")
+            .params(&[p("holder", "integer", "the holder's piece id")])
+            .returns(&[r("integer[]", "pieces", "piece ids")])
+            .example("expect_eq(#g:contents(wagon), 3)")
+            .group(READ),
         method("alive", "Whether a piece is still in play (false for a piece id that does not exist).")
             .params(&[PIECE])
             .returns(&[r("boolean", "alive", "true while the piece is in play")])
@@ -1000,11 +1052,18 @@ const SCENARIO_OBJECT: ApiTable = ApiTable {
         .returns(&[r("integer", "piece", "the new piece's id")])
         .example("local knight = g:place(\"knight\", 1, \"B02\")\nexpect_eq(g:piece_space(knight), \"B02\")")
         .group(ARRANGE),
-        method("remove", "Takes a piece out of play, as the rules' `remove` would; its id is not reused.")
+        method(
+            "remove",
+            "Takes a piece out of play, with the pieces inside it, as the rules' `remove` would; its id is not reused.",
+        )
             .params(&[PIECE])
             .group(ARRANGE),
-        method("move_piece", "Puts a piece on a space.")
+        method("move_piece", "Puts a piece on a space, with the pieces inside it; a piece inside a holder leaves it.")
             .params(&[PIECE, p("space", "meeple.Space", "where it goes")])
+            .group(ARRANGE),
+        method("set_inside", "Puts a piece inside a holder (on its space), or takes it out with nil.")
+            .params(&[PIECE, opt("holder", "integer", "the holder's piece id; nil takes the piece out")])
+            .example("local wagon = g:place(\"wagon\", 1, \"C3\")\ng:set_inside(g:place(\"crate\", 1, \"C3\"), wagon)")
             .group(ARRANGE),
         method("give", "Gives a piece an item, as the rules would (with the item's starting charges).")
             .params(&[PIECE, p("item", "string", "the item's id")])

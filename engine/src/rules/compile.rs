@@ -818,8 +818,11 @@ impl Compiler<'_> {
                             )
                         });
                     }
+                    let (capacity, holds) = c.holds(data, def);
                     PieceKindInfo {
                         max_items,
+                        capacity,
+                        holds,
                         id: id.clone(),
                         label: def.label.clone().unwrap_or_else(|| id.clone()),
                         symbol: def
@@ -834,6 +837,40 @@ impl Compiler<'_> {
                 })
             })
             .collect()
+    }
+
+    /// A piece kind's `capacity` and `holds`, checked: known kinds that hold nothing themselves
+    /// (one level of holders), each at least 1, and room for them.
+    fn holds(&mut self, data: &ModData, def: &defs::PieceKindDef) -> (u32, Vec<(u16, u32)>) {
+        let is_holder = |d: &defs::PieceKindDef| d.capacity.unwrap_or(0) > 0 || !d.holds.is_empty();
+        let mut holds = Vec::new();
+        self.key("holds", |c| {
+            for (name, &most) in &def.holds {
+                c.key(name, |c| match (index_of(&c.names.piece_kinds, name), data.pieces.get(name)) {
+                    (Some(kind), Some(held)) => {
+                        if most == 0 {
+                            c.problem(None, format!("holds 0 of `{name}`: leave `{name}` out instead"), None);
+                        } else if is_holder(held) {
+                            let message = format!("`{name}` holds pieces itself, and holders do not go inside holders");
+                            c.problem(None, message, None);
+                        } else {
+                            holds.push((kind, most));
+                        }
+                    }
+                    _ => c.unknown(None, "piece kind", name, &c.names.piece_kinds.clone()),
+                });
+            }
+        });
+        let capacity = match def.capacity {
+            Some(capacity) => capacity,
+            None => def.holds.values().fold(0u32, |sum, &most| sum.saturating_add(most)),
+        };
+        if capacity == 0 && !def.holds.is_empty() {
+            self.key("capacity", |c| {
+                c.problem(None, "a `capacity` of 0 holds nothing, so `holds` would never be used", None)
+            });
+        }
+        (capacity, holds)
     }
 
     fn items(&mut self, data: &ModData) -> Vec<ItemInfo> {
@@ -2306,10 +2343,18 @@ impl Compiler<'_> {
                     Type::Piece => match field.as_str() {
                         "owner" => Some((Place::PieceOwner(base_expr), Type::Seat)),
                         "space" => Some((Place::PieceSpace(base_expr), Type::Space)),
+                        "inside" => {
+                            // A full holder, or one that does not take the kind, is an error at
+                            // run time: the action runs on a snapshot.
+                            scope.fallible = true;
+                            Some((Place::PieceInside(base_expr), Type::Piece))
+                        }
                         _ => match index_of(&self.names.stats, field) {
                             Some(i) => Some((Place::PieceStat(base_expr, i), Type::Int)),
                             None => {
-                                let known = [self.names.stats.clone(), vec!["owner".into(), "space".into()]].concat();
+                                let known =
+                                    [self.names.stats.clone(), ["owner", "space", "inside"].map(String::from).to_vec()]
+                                        .concat();
                                 self.unknown(Some(*field_span), "piece field", field, &known);
                                 None
                             }
@@ -2562,6 +2607,7 @@ impl Compiler<'_> {
             Type::Piece => match field {
                 "owner" => (Expr::Read(Read::PieceOwner(b)), Type::Seat),
                 "space" => (Expr::Read(Read::PieceSpace(b)), Type::Space),
+                "inside" => (Expr::Read(Read::PieceInside(b)), Type::Piece),
                 "kind" => (Expr::Read(Read::PieceKind(b)), Type::Id(IdKind::PieceKind)),
                 _ => match index_of(&self.names.stats, field) {
                     Some(i) => (Expr::Read(Read::PieceStat(b, i)), Type::Int),
@@ -3043,6 +3089,26 @@ impl Compiler<'_> {
                 let (item, _) = self.expect_type(&args[1], scope, Type::Id(IdKind::Item))?;
                 Some((Expr::Call(Func::CanHold, vec![piece, item]), Type::Bool))
             }
+            "inside_count" => {
+                // `inside_count(holder)` counts every piece inside; `inside_count(holder, kind)` one kind.
+                if args.len() != 2 && !arity(self, 1) {
+                    return None;
+                }
+                let (holder, _) = self.expect_type(&args[0], scope, Type::Piece)?;
+                let mut compiled = vec![holder];
+                if let Some(kind) = args.get(1) {
+                    compiled.push(self.expect_type(kind, scope, Type::Id(IdKind::PieceKind))?.0);
+                }
+                Some((Expr::Call(Func::InsideCount, compiled), Type::Int))
+            }
+            "can_enter" => {
+                if !arity(self, 2) {
+                    return None;
+                }
+                let (piece, _) = self.expect_type(&args[0], scope, Type::Piece)?;
+                let (holder, _) = self.expect_type(&args[1], scope, Type::Piece)?;
+                Some((Expr::Call(Func::CanEnter, vec![piece, holder]), Type::Bool))
+            }
             "attached_count" => {
                 if !arity(self, 1) {
                     return None;
@@ -3430,7 +3496,7 @@ const SPACE_FIELDS: [&str; 5] = ["owner", "terrain", "home", "column", "row"];
 /// The fields every seat has; resources may not take these names.
 const SEAT_FIELDS: [&str; 3] = ["number", "side", "piece"];
 /// The fields every piece has; stats may not take these names.
-const PIECE_FIELDS: [&str; 3] = ["owner", "space", "kind"];
+const PIECE_FIELDS: [&str; 4] = ["owner", "space", "inside", "kind"];
 
 fn is_reserved(name: &str) -> bool {
     matches!(

@@ -392,6 +392,8 @@ pub enum Read {
     PieceStat(Box<Expr>, u16),
     PieceOwner(Box<Expr>),
     PieceSpace(Box<Expr>),
+    /// The holder the piece is inside, or none.
+    PieceInside(Box<Expr>),
     PieceKind(Box<Expr>),
     /// A seat's first piece in play, or none.
     SeatPiece(Box<Expr>),
@@ -486,6 +488,10 @@ pub enum Func {
     /// Whether a piece may be given an item: its kind is among the item's `holders` and it holds
     /// fewer than its kind's `max_items` (or the item replaces one in its slot).
     CanHold,
+    /// How many pieces are inside a holder: holder, and optionally one piece kind to count alone.
+    InsideCount,
+    /// Whether a piece may go inside a holder now ([`crate::game::changes::why_no_room`]).
+    CanEnter,
     /// A uniform whole number in `lo..=hi` from the game's stream (effects only).
     Random,
     /// Spreads units of a space counter one at a time over a seat's spaces below a cap, at
@@ -554,6 +560,7 @@ pub enum Place {
     PieceStat(Expr, u16),
     PieceOwner(Expr),
     PieceSpace(Expr),
+    PieceInside(Expr),
     HeldCharges(Expr),
     Var(u16),
 }
@@ -947,6 +954,7 @@ impl Place {
             | Place::PieceStat(e, _)
             | Place::PieceOwner(e)
             | Place::PieceSpace(e)
+            | Place::PieceInside(e)
             | Place::HeldCharges(e) => Some(e),
             Place::Var(_) => None,
         }
@@ -969,6 +977,7 @@ impl Read {
             | Read::PieceStat(e, _)
             | Read::PieceOwner(e)
             | Read::PieceSpace(e)
+            | Read::PieceInside(e)
             | Read::PieceKind(e)
             | Read::SeatPiece(e)
             | Read::ItemField(e, _)

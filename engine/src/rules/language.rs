@@ -160,12 +160,27 @@ pub const FIELDS: &[(&str, &[Entry])] = &[
     (
         "piece",
         &[
-            entry("piece.owner", "seat", "The seat the piece belongs to. Assignable.", "who.owner == me"),
+            entry(
+                "piece.owner",
+                "seat",
+                "The seat the piece belongs to. Assignable; the pieces inside it that were its owner's \
+                 change hands with it.",
+                "who.owner == me",
+            ),
             entry(
                 "piece.space",
                 "space",
-                "The space the piece stands on, or `none` when it is off the board. Assignable (moves the piece).",
+                "The space the piece stands on, or `none` when it is off the board. Assignable (moves the \
+                 piece, and the pieces inside it with it; a piece inside a holder leaves it).",
                 "who.space == from",
+            ),
+            entry(
+                "piece.inside",
+                "piece",
+                "The holder the piece is inside (a crate's wagon, a guard's keep), or `none`. Assignable: \
+                 `who.inside = wagon` puts `who` inside and on the holder's space, `who.inside = none` takes \
+                 it out where it stands. A holder without room for it (see `can_enter`) is an error of the rules.",
+                "who.inside == none",
             ),
             entry(
                 "piece.kind",
@@ -325,7 +340,12 @@ pub const FUNCTIONS: &[Entry] = &[
          other boards it is an error at load. Lua: `game.beyond(from, to)` lists them.",
         "beyond(from, to, who.space)",
     ),
-    entry("pieces_at(space)", "number", "How many pieces stand on the space.", "pieces_at(to) == 0"),
+    entry(
+        "pieces_at(space)",
+        "number",
+        "How many pieces stand on the space, not counting those inside holders.",
+        "pieces_at(to) == 0",
+    ),
     entry(
         "used(\"group\")",
         "number",
@@ -347,6 +367,21 @@ pub const FUNCTIONS: &[Entry] = &[
          when the item names none) and it holds fewer items than its kind's `max_items` — or the item \
          takes the slot of one it holds. `give` beyond these is an error of the rules.",
         "can_hold(who, \"bow\")",
+    ),
+    entry("inside_count(holder)", "number", "How many pieces are inside the holder.", "inside_count(who) < 3"),
+    entry(
+        "inside_count(holder, kind)",
+        "number",
+        "How many pieces of one kind (a quoted piece kind id) are inside the holder.",
+        "inside_count(who, \"pawn\") < 2",
+    ),
+    entry(
+        "can_enter(piece, holder)",
+        "yes/no",
+        "Whether the piece may go inside the holder now: the holder's kind has a `capacity` and \
+         takes the piece's kind (its `holds`), it has room for one more of that kind, and the \
+         piece's kind holds nothing itself. True for a piece already inside it.",
+        "can_enter(who, me.piece)",
     ),
     entry(
         "holding(piece, \"slot\")",

@@ -73,6 +73,11 @@ pub struct PieceKindInfo {
     pub items: Vec<u16>,
     /// The most items a piece of this kind holds (`MAX_HELD_ITEMS` at most).
     pub max_items: usize,
+    /// The most pieces inside a piece of this kind at once; 0 when it holds none.
+    pub capacity: u32,
+    /// The kinds it holds, each with the most of that kind inside at once; every kind that
+    /// holds nothing itself when empty.
+    pub holds: Vec<(u16, u32)>,
     /// Indexes into [`Ruleset::tags`].
     pub tags: Vec<u16>,
 }

@@ -214,6 +214,21 @@ pub fn event(rules: &Ruleset, state: &GameState, event: &Event) -> Option<String
             }
             format!("  {} {}: {to} (was {from})", piece(rules, state, *p), info.label.to_lowercase())
         }
+        Event::PieceInsideChanged { piece: p, from, to } => match (from, to) {
+            (_, Some(holder)) => {
+                format!("  {} goes into {}", piece_name(rules, state, *p), piece(rules, state, *holder))
+            }
+            (Some(holder), None) => {
+                format!("  {} comes out of {}", piece_name(rules, state, *p), piece(rules, state, *holder))
+            }
+            (None, None) => return None,
+        },
+        // What is inside a holder goes with it: the holder's own line says where.
+        Event::PieceMoved { piece: p, .. }
+            if state.pieces.get(*p as usize).is_some_and(|q| q.inside != meeple_engine::game::state::NO_PIECE) =>
+        {
+            return None;
+        }
         Event::PieceMoved { piece: p, from, to } => {
             let at = |s: &Option<u32>| s.map_or_else(|| "off the board".to_string(), |s| space(state, s));
             format!("  {} moves from {} to {}", piece_name(rules, state, *p), at(from), at(to))
