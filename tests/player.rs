@@ -1097,3 +1097,49 @@ fn death_dome_shows_item_stats_line_of_sight_and_the_opened_stacks_side_by_side(
         assert!(harness.query_all_by_label(card).next().is_some(), "{card} is listed");
     }
 }
+
+/// Holders in the window (the fixture `convoy`): a wagon is one disc whose tooltip lists what is
+/// inside; a click on its space takes the wagon, never a crate inside it; when the choices there
+/// are all inside the wagon, the click says to pick from the list, which names each with its
+/// holder.
+#[test]
+fn a_holder_is_one_disc_and_what_is_inside_is_picked_from_the_list() {
+    let convoy = meeple_tests::root().join("engine/tests/fixtures/convoy");
+    let mut harness = harness_at_launcher(vec![ModEntry::load(&convoy, Origin::User)]);
+    click(&mut harness, "New game");
+    harness.get_by_role_and_label(egui::accesskit::Role::ComboBox, "Seat 2").click();
+    harness.run();
+    click(&mut harness, "Person");
+    set_seed(&mut harness, 1);
+    click(&mut harness, "Start game");
+    // Both crates go into the wagon, chosen as a person would: crate, then wagon, on the board.
+    let a = harness.state().game().expect("game").session.state.board.find("a").expect("a");
+    for _ in 0..2 {
+        click(&mut harness, "Load");
+        click_board(&mut harness, a);
+        click_board(&mut harness, a);
+    }
+    let session = &harness.state().game().expect("game").session;
+    let inside: Vec<u32> = session.state.pieces.iter().map(|p| p.inside).collect();
+    assert_eq!(inside[1..3], [0, 0], "both crates went into the wagon: {inside:?}");
+    let owner = session.state.seats[0].name.clone();
+    // The tooltip of the space: the wagon, and the two crates inside it.
+    harness.hover_at(harness.state().game().expect("game").board.screen_pos(a).expect("drawn"));
+    harness.run();
+    assert!(has_label(&harness, "Inside (2):") && harness.query_all_by_label("  crate").count() == 2);
+    // Unloading: the only choices on `a` are inside the wagon, so the click asks for the list.
+    click(&mut harness, "Unload");
+    click_board(&mut harness, a);
+    assert!(has_label(&harness, "2 choices inside on a: pick one from the list"));
+    let label = format!("{owner}'s crate in {owner}'s wagon at a");
+    assert_eq!(harness.query_all_by_role_and_label(egui::accesskit::Role::Button, &label).count(), 2);
+    click_option(&mut harness, &label);
+    // Driving: a click on `a` takes the wagon, which leaves with the crate still inside.
+    click(&mut harness, "Drive");
+    click_board(&mut harness, a);
+    click_option(&mut harness, "b");
+    let session = &harness.state().game().expect("game").session;
+    let b = session.state.board.find("b").expect("b");
+    let spaces: Vec<u32> = session.state.pieces.iter().take(3).map(|p| p.space).collect();
+    assert_eq!(spaces, [b, a, b], "the wagon went with crate 2 and left crate 1");
+}

@@ -119,3 +119,61 @@ fn costs_no_walk_pays_and_walkers_without_a_walk_are_refused_where_written() {
         "{found}"
     );
 }
+
+/// A holder walks at the pace of what is inside it: each terrain costs the most any kind inside
+/// pays, and a terrain any of them cannot enter stops it. Empty, it walks as its own kind. A
+/// band on A00: empty, it pays the terrain's own costs; with a ranger inside, the ranger's; with
+/// a soldier too, the soldier's forest and no water. `walk_distance` follows each change.
+#[test]
+fn a_holder_walks_at_the_pace_of_the_slowest_inside() {
+    let data = CORRIDOR
+        .replace(
+            "[vars]",
+            r#"[pieces.band]
+capacity = 2
+
+[actions.join]
+label = "Join"
+params = [
+  { name = "who", kind = "piece", owned_by = "me", where = "who.kind != 'band' and who.inside == none" },
+  { name = "band", kind = "piece", owned_by = "me", where = "band.kind == 'band'" },
+]
+effect = ["who.inside = band"]
+
+[actions.measure]
+label = "Measure"
+params = [{ name = "band", kind = "piece", owned_by = "me", where = "band.kind == 'band'" }]
+effect = ["band_way = walk_distance(band.space, space('E00'), band)"]
+
+[vars]
+band_way = 0"#,
+        )
+        .replace("[setup]\neffect = [", "[setup]\neffect = [\"place('band', seat(1), space('A00'))\", ");
+    let rules = load_data("corridor", &data).unwrap_or_else(|p| panic!("{p}"));
+    let (mut engine, mut state, _) = new_game(&rules, 1, 2);
+    let index = |id: &str| rules.action_index(id).unwrap() as u16;
+    let kind_of = |id: &str| rules.piece_kinds.iter().position(|k| k.id == id).unwrap() as u16;
+    let piece_of = |state: &meeple_engine::game::GameState, id: &str| {
+        state.pieces.iter().position(|p| p.kind == kind_of(id)).unwrap() as i64
+    };
+    let band = piece_of(&state, "band");
+    let band_walks = |engine: &mut meeple_engine::game::Engine, state: &mut meeple_engine::game::GameState| {
+        let ends: Vec<String> = legal(engine, state)
+            .into_iter()
+            .filter(|a| a.kind == ActionKind::Rule(index("march")) && a.args[0] == band)
+            .map(|a| state.board.space(a.args[1] as u32).label.clone())
+            .collect();
+        let measure = meeple_engine::game::Action::rule(index("measure"), &[band]);
+        engine.apply(state, &measure, &mut meeple_engine::game::Events::discard()).unwrap();
+        (ends, state.vars[rules.var_index("band_way").unwrap()])
+    };
+    assert_eq!(band_walks(&mut engine, &mut state), (vec!["B00".to_string()], -1), "empty: the forest's own 3");
+    let join = |who: i64| meeple_engine::game::Action::rule(index("join"), &[who, band]);
+    let ranger = piece_of(&state, "ranger");
+    engine.apply(&mut state, &join(ranger), &mut meeple_engine::game::Events::discard()).unwrap();
+    let ranger_pace = band_walks(&mut engine, &mut state);
+    assert_eq!(ranger_pace, (vec!["B00".into(), "C00".into(), "D00".into()], 1 + 1 + 2 + 1), "the ranger's pace");
+    let soldier = piece_of(&state, "soldier");
+    engine.apply(&mut state, &join(soldier), &mut meeple_engine::game::Events::discard()).unwrap();
+    assert_eq!(band_walks(&mut engine, &mut state), (vec!["B00".into(), "C00".into()], -1), "the soldier's pace");
+}

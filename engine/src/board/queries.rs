@@ -59,7 +59,7 @@ struct WalkFields {
     board: u64,
     /// Target, the key of the costs paid (see [`Board::walk_cost`]), and the cost of the
     /// cheapest walk from each space to it (`u32::MAX`: none).
-    fields: Vec<(SpaceId, u32, Vec<u32>)>,
+    fields: Vec<(SpaceId, Vec<u32>, Vec<u32>)>,
 }
 
 /// Most walking-cost fields a scratch keeps per board: enough for every piece of a game.
@@ -333,7 +333,7 @@ impl Board {
         &self,
         from: SpaceId,
         to: SpaceId,
-        key: u32,
+        key: &[u32],
         enter: impl Fn(SpaceId, EdgeId) -> Option<u32>,
         scratch: &mut Scratch,
     ) -> Option<u32> {
@@ -348,7 +348,7 @@ impl Board {
             scratch.walks.board = self.uid;
             scratch.walks.fields.clear();
         }
-        let index = match scratch.walks.fields.iter().position(|(target, k, _)| *target == to && *k == key) {
+        let index = match scratch.walks.fields.iter().position(|(target, k, _)| *target == to && k == key) {
             Some(index) => index,
             None => {
                 note_searched(count);
@@ -356,7 +356,7 @@ impl Board {
                 if scratch.walks.fields.len() >= MAX_WALK_FIELDS {
                     scratch.walks.fields.remove(0);
                 }
-                scratch.walks.fields.push((to, key, field));
+                scratch.walks.fields.push((to, key.to_vec(), field));
                 scratch.walks.fields.len() - 1
             }
         };

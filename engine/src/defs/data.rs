@@ -323,7 +323,8 @@ pub struct PieceKindDef {
     /// heavy pieces slow in forest, light ones quick in it. A terrain not listed costs its own
     /// `move_cost`, and is passable as the terrain is. A cost of 0 means the kind cannot enter
     /// that terrain; any other cost lets it enter, even a terrain not `passable` to others
-    /// (a swimmer in deep water). A mod with `move_costs` and no walk with a walker is refused.
+    /// (a swimmer in deep water). A holder walks by the costs of the pieces inside it, when it
+    /// holds any. A mod with `move_costs` and no walk with a walker is refused.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub move_costs: IndexMap<String, u32>,
     /// The most pieces a piece of this kind holds inside it at once: crates in a wagon, guards in
@@ -789,7 +790,9 @@ pub struct ParamDef {
     pub through: Option<String>,
     /// *Expression* for the piece that walks a `reachable_from` walk: each step then costs what
     /// its kind's `move_costs` give for the entered terrain (a terrain it cannot enter is
-    /// impassable to it, one it may enter is passable to it). Without it the terrain's own
+    /// impassable to it, one it may enter is passable to it). A holder with pieces inside walks
+    /// at the pace of the slowest: each terrain costs the most any kind inside pays, and one
+    /// that any of them cannot enter is impassable. Without `walker` the terrain's own
     /// `move_cost` is paid. A walker that is `none` or gone reaches nothing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub walker: Option<String>,

@@ -33,7 +33,7 @@ pub(crate) trait Env {
     fn hook(&mut self, index: u16, args: &[Value]) -> Result<Value, RuleError>;
     /// The movement points of the cheapest walk between two spaces, priced for a walker of
     /// piece kind `walker` when given (see [`walk_cost`]).
-    fn walk_cost(&mut self, from: u32, to: u32, walker: Option<u16>) -> Option<u32>;
+    fn walk_cost(&mut self, from: u32, to: u32, walker: Option<&[u16]>) -> Option<u32>;
     /// Whether sight passes between two spaces (see [`line_of_sight`]).
     fn line_of_sight(&mut self, a: u32, b: u32) -> bool;
     /// `chance`: the probability of the current action's success.
@@ -854,14 +854,14 @@ fn call<E: Env>(env: &mut E, func: Func, args: &[Expr], frame: &[Value]) -> Resu
             // With a third argument, the walker: `none` or a piece gone walks nowhere.
             let walker = if args.len() == 3 {
                 let walker = arg(env, 2)?;
-                let Some(kind) = walker_kind(env.state(), walker) else { return Ok(Value::Int(-1)) };
-                Some(kind)
+                let Some(kinds) = walker_kinds(env.rules(), env.state(), walker) else { return Ok(Value::Int(-1)) };
+                Some(kinds)
             } else {
                 None
             };
             let before = crate::board::searched();
             let cost = match (a, b) {
-                (Some(a), Some(b)) => env.walk_cost(a, b, walker).map_or(-1, i64::from),
+                (Some(a), Some(b)) => env.walk_cost(a, b, walker.as_deref()).map_or(-1, i64::from),
                 _ => -1,
             };
             charge_searches(before)?;
@@ -1095,13 +1095,26 @@ fn has_tag<E: Env>(env: &E, value: Value, tag: u16, of: TagOf) -> bool {
 }
 
 /// What a walker pays to step onto `space` over `edge`: the space terrain's `move_cost` (at
-/// least 1), or what the walker's kind pays for that terrain when `walker` is given, plus, when
-/// a wall (river, fence) lies on the edge, the wall terrain's `move_cost`; `None` when the
-/// space or the wall cannot be passed. Walks (`reachable_from`, `walk_distance`) use it.
-pub(crate) fn step_cost(rules: &Ruleset, state: &GameState, space: u32, edge: u32, walker: Option<u16>) -> Option<u32> {
+/// least 1), or, when `walker` gives the kinds that walk ([`walker_kinds`]), the most any of
+/// them pays for that terrain; plus, when a wall (river, fence) lies on the edge, the wall
+/// terrain's `move_cost`. `None` when the space (for any of the kinds) or the wall cannot be
+/// passed. Walks (`reachable_from`, `walk_distance`) use it.
+pub(crate) fn step_cost(
+    rules: &Ruleset,
+    state: &GameState,
+    space: u32,
+    edge: u32,
+    walker: Option<&[u16]>,
+) -> Option<u32> {
     let terrain = state.board.space(space).terrain as usize;
-    let enter = match walker.and_then(|kind| rules.piece_kinds.get(kind as usize)) {
-        Some(kind) => kind.move_costs.get(terrain).copied().flatten()?,
+    let enter = match walker {
+        Some(kinds) => {
+            let mut most = 0;
+            for &kind in kinds {
+                most = most.max(rules.piece_kinds.get(kind as usize)?.move_costs.get(terrain).copied().flatten()?);
+            }
+            most
+        }
         None => {
             let info = rules.terrain.get(terrain)?;
             info.passable.then_some(info.move_cost.max(1))?
@@ -1116,25 +1129,38 @@ pub(crate) fn step_cost(rules: &Ruleset, state: &GameState, space: u32, edge: u3
     }
 }
 
-/// The kind of the piece `walker` names, when it is one still in play: the walker of a walk.
-pub(crate) fn walker_kind(state: &GameState, walker: Value) -> Option<u16> {
+/// The piece kinds whose movement costs price a walk by the piece `walker` names, when it is
+/// one still in play: a holder with pieces inside walks at the pace of the slowest of them (the
+/// kinds inside, sorted, each once), any other piece at its own kind's.
+pub(crate) fn walker_kinds(rules: &Ruleset, state: &GameState, walker: Value) -> Option<Vec<u16>> {
     let piece = walker.as_piece()?;
-    state.pieces.get(piece as usize).filter(|p| p.alive).map(|p| p.kind)
+    let walking = state.pieces.get(piece as usize).filter(|p| p.alive)?;
+    let mut kinds = Vec::new();
+    if rules.piece_kinds.get(walking.kind as usize).is_some_and(|k| k.capacity > 0) {
+        kinds.extend(changes::contents(state, piece).map(|p| state.pieces[p as usize].kind));
+        kinds.sort_unstable();
+        kinds.dedup();
+    }
+    if kinds.is_empty() {
+        kinds.push(walking.kind);
+    }
+    Some(kinds)
 }
 
 /// The movement points of the cheapest walk from `from` to `to` over passable terrain and
-/// crossable walls, priced for a walker of kind `walker` when given.
+/// crossable walls, priced for the walking kinds `walker` when given.
 pub(crate) fn walk_cost(
     rules: &Ruleset,
     state: &GameState,
     scratch: &mut Scratch,
     from: u32,
     to: u32,
-    walker: Option<u16>,
+    walker: Option<&[u16]>,
 ) -> Option<u32> {
-    // Each kind's costs make a field of their own: the key tells them apart (0: the terrain's).
-    let key = walker.map_or(0, |kind| u32::from(kind) + 1);
-    state.board.walk_cost(from, to, key, |space, edge| step_cost(rules, state, space, edge, walker), scratch)
+    // Each set of walking kinds makes a field of its own: the key tells them apart (empty:
+    // the terrain's own costs).
+    let key: Vec<u32> = walker.unwrap_or_default().iter().map(|&kind| u32::from(kind)).collect();
+    state.board.walk_cost(from, to, &key, |space, edge| step_cost(rules, state, space, edge, walker), scratch)
 }
 
 /// Whether a straight line between the centres of two spaces passes no space and crosses no
@@ -1186,7 +1212,7 @@ impl Env for WriteCx<'_> {
         largest_group(self.state, self.scratch, seat)
     }
 
-    fn walk_cost(&mut self, from: u32, to: u32, walker: Option<u16>) -> Option<u32> {
+    fn walk_cost(&mut self, from: u32, to: u32, walker: Option<&[u16]>) -> Option<u32> {
         walk_cost(self.rules, self.state, self.scratch, from, to, walker)
     }
 
@@ -1748,7 +1774,7 @@ impl Env for ReadCx<'_> {
         largest_group(self.state, self.scratch, seat)
     }
 
-    fn walk_cost(&mut self, from: u32, to: u32, walker: Option<u16>) -> Option<u32> {
+    fn walk_cost(&mut self, from: u32, to: u32, walker: Option<&[u16]>) -> Option<u32> {
         walk_cost(self.rules, self.state, self.scratch, from, to, walker)
     }
 

@@ -464,10 +464,10 @@ fn reachable(
     frame: &[Value],
 ) -> Vec<(u32, u32)> {
     let Some(start) = slot_or_eval(cx, from, frame).as_space() else { return Vec::new() };
-    let walker_kind = match walker {
+    let walker_kinds = match walker {
         None => None,
-        Some(walker) => match eval::walker_kind(cx.state, slot_or_eval(cx, walker, frame)) {
-            Some(kind) => Some(kind),
+        Some(walker) => match eval::walker_kinds(cx.rules, cx.state, slot_or_eval(cx, walker, frame)) {
+            Some(kinds) => Some(kinds),
             // Nobody walks: nothing is reached.
             None => return Vec::new(),
         },
@@ -492,7 +492,7 @@ fn reachable(
         if enterable.as_ref().is_some_and(|may| !may[to as usize]) {
             return None;
         }
-        eval::step_cost(rules, state, to, edge, walker_kind)
+        eval::step_cost(rules, state, to, edge, walker_kinds.as_deref())
     };
     if exact {
         // Every step tried is work of the listing: on an open grid the walks of exactly n steps

@@ -306,7 +306,8 @@ pub const FUNCTIONS: &[Entry] = &[
         "number",
         "The fewest movement points a walk from `a` to `b` spends over passable terrain and \
          crossable walls (each space's `move_cost`); -1 when there is no way. \
-         `walk_distance(a, b, walker)` prices the walk for that piece: its kind's `move_costs`.",
+         `walk_distance(a, b, walker)` prices the walk for that piece: its kind's `move_costs`, or, \
+         for a holder with pieces inside, the most any kind inside pays.",
         "walk_distance(from, to, who) <= who.health",
     ),
     entry(

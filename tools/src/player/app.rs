@@ -901,7 +901,11 @@ impl GameScreen {
     /// board shows what it sees. A click on an empty space keeps the selection.
     pub fn select_piece_at(&mut self, space: u32) {
         let state = &self.session.state;
-        if let Some(piece) = state.pieces.iter().position(|p| p.alive && p.space == space) {
+        // The piece standing there by itself: a holder, not what is inside it.
+        let standing = |p: &meeple_engine::game::state::Piece| {
+            p.alive && p.space == space && p.inside == meeple_engine::game::state::NO_PIECE
+        };
+        if let Some(piece) = state.pieces.iter().position(standing) {
             self.selected_piece = Some(piece as u32);
         }
     }

@@ -10,7 +10,7 @@ use egui::epaint::Mesh;
 use egui::{Align2, Color32, FontId, Pos2, Rect, RichText, Sense, Shape, Stroke, Vec2, pos2, vec2};
 use meeple_engine::board::{Board, BoardSpec, LabelSpec, OffsetKind, Topology};
 use meeple_engine::game::GameState;
-use meeple_engine::game::state::NO_SEAT;
+use meeple_engine::game::state::{NO_PIECE, NO_SEAT};
 use meeple_engine::rules::Ruleset;
 
 use super::describe;
@@ -601,10 +601,15 @@ impl BoardView {
                 }
             }
         }
-        // Pieces: discs in the owner's colour with the kind's symbol.
+        // Pieces: discs in the owner's colour with the kind's symbol. What is inside a holder
+        // is not drawn; the holder carries a badge with how many pieces it holds.
         let mut on_space: HashMap<u32, u32> = HashMap::new();
+        let mut held: HashMap<u32, u32> = HashMap::new();
+        for piece in state.pieces.iter().filter(|p| p.alive && p.inside != NO_PIECE) {
+            *held.entry(piece.inside).or_default() += 1;
+        }
         for (id, piece) in state.pieces.iter().enumerate() {
-            if !piece.alive || (piece.space as usize) >= state.board.space_count() {
+            if !piece.alive || piece.inside != NO_PIECE || (piece.space as usize) >= state.board.space_count() {
                 continue;
             }
             let Some(center) = geometry.center(piece.space) else { continue };
@@ -641,6 +646,20 @@ impl BoardView {
                     symbol,
                     FontId::proportional((radius * scale).min(28.0)),
                     Color32::BLACK,
+                );
+            }
+            if let Some(count) = held.get(&(id as u32))
+                && self.zoom >= 8.0
+            {
+                let badge = at + vec2(radius * 0.75, -radius * 0.75);
+                let size = (radius * 0.55).max(6.0);
+                painter.circle(badge, size, Color32::from_gray(30), Stroke::new(1.0, Color32::WHITE));
+                painter.text(
+                    badge,
+                    Align2::CENTER_CENTER,
+                    count.to_string(),
+                    FontId::proportional((size * 1.3).min(18.0)),
+                    Color32::WHITE,
                 );
             }
         }
@@ -881,8 +900,9 @@ pub fn space_tooltip(ui: &mut egui::Ui, rules: &Ruleset, state: &GameState, spac
             ui.label(format!("{}: {}", counter.label, state.counter(space, i as u16)));
         }
     }
+    // Pieces standing on the space; what is inside a holder is listed with it.
     for (id, piece) in state.pieces.iter().enumerate() {
-        if piece.alive && piece.space == space {
+        if piece.alive && piece.space == space && piece.inside == NO_PIECE {
             ui.separator();
             ui.label(describe::piece(rules, state, id as u32));
             for line in super::panels::piece_lines(rules, state, id as u32) {

@@ -143,7 +143,11 @@ pub fn seat(state: &GameState, seat: u8) -> String {
 /// A piece: its owner's name (or its kind) and where it stands, e.g. "Red 2 at C07".
 pub fn piece(rules: &Ruleset, state: &GameState, piece: u32) -> String {
     let Some(p) = state.pieces.get(piece as usize) else { return format!("piece {}", piece + 1) };
-    let who = piece_name(rules, state, piece);
+    let mut who = piece_name(rules, state, piece);
+    // A piece inside a holder is named with it: "Red's crate in Red's wagon at C04".
+    if p.inside != meeple_engine::game::state::NO_PIECE {
+        who = format!("{who} in {}", piece_name(rules, state, p.inside));
+    }
     if (p.space as usize) < state.owners.len() { format!("{who} at {}", space(state, p.space)) } else { who }
 }
 

@@ -43,7 +43,35 @@ pub fn piece_lines(rules: &Ruleset, state: &GameState, piece: u32) -> Vec<String
             p.cards.iter().map(|(_, card)| describe::card_label(rules, i64::from(*card))).collect();
         lines.push(format!("Cards: {}", labels.join(", ")));
     }
+    // A holder: what is inside, each with its shown stats ("Crate: health 3").
+    let inside: Vec<usize> =
+        state.pieces.iter().enumerate().filter(|(_, q)| q.alive && q.inside == piece).map(|(id, _)| id).collect();
+    if !inside.is_empty() {
+        lines.push(format!("Inside ({}):", inside.len()));
+        for id in inside {
+            let q = &state.pieces[id];
+            let kind = rules.piece_kinds.get(q.kind as usize).map_or("piece", |k| k.label.as_str());
+            let stats: Vec<String> = rules
+                .stats
+                .iter()
+                .zip(&q.stats)
+                .filter(|(stat, _)| stat.on_screen())
+                .map(|(stat, value)| format!("{} {value}", stat.label.to_lowercase()))
+                .collect();
+            let owner = if q.owner == p.owner { String::new() } else { format!(" ({})", owner_name(state, q.owner)) };
+            if stats.is_empty() {
+                lines.push(format!("  {kind}{owner}"));
+            } else {
+                lines.push(format!("  {kind}{owner}: {}", stats.join(", ")));
+            }
+        }
+    }
     lines
+}
+
+/// A piece owner's name, or "nobody's".
+fn owner_name(state: &GameState, owner: u8) -> String {
+    if owner == meeple_engine::game::state::NO_SEAT { "nobody's".into() } else { describe::seat(state, owner) }
 }
 
 /// The seat's resources as "Label: value" lines.

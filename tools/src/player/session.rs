@@ -439,16 +439,43 @@ impl Session {
         self.fill_fixed_and_maybe_apply();
     }
 
-    /// Chooses the option standing on `space` (a click on the board).
+    /// Chooses the option standing on `space` (a click on the board). Among several there, the
+    /// one standing by itself is taken (a holder, not a piece inside it); when the only options
+    /// there are pieces inside holders, the click chooses none and says to pick from the list.
+    /// Returns whether the space had an option.
     pub fn choose_space(&mut self, space: u32) -> bool {
-        let found = self.options().into_iter().find(|o| o.space == Some(space));
-        match found {
-            Some(option) => {
-                self.choose(option.arg);
-                true
+        let here: Vec<ChoiceOption> = self.options().into_iter().filter(|o| o.space == Some(space)).collect();
+        let Some(first) = here.first() else { return false };
+        let inside_something = |option: &ChoiceOption| self.option_piece_is_inside(option.arg);
+        match here.iter().find(|o| !inside_something(o)) {
+            Some(standing) => {
+                let arg = standing.arg;
+                self.choose(arg);
             }
-            None => false,
+            None if here.len() == 1 => {
+                let arg = first.arg;
+                self.choose(arg);
+            }
+            None => {
+                let space = describe::space(&self.state, space);
+                self.message = Some(format!("{} choices inside on {space}: pick one from the list", here.len()));
+            }
         }
+        true
+    }
+
+    /// Whether the next parameter is a piece and `arg` names one inside a holder.
+    fn option_piece_is_inside(&self, arg: i64) -> bool {
+        let Some((ActionKind::Rule(index), args)) = &self.chosen else { return false };
+        let is_piece = self.rules.actions[*index as usize]
+            .params
+            .get(args.len())
+            .is_some_and(|p| p.kind == meeple_engine::defs::ParamKind::Piece);
+        is_piece
+            && usize::try_from(arg)
+                .ok()
+                .and_then(|p| self.state.pieces.get(p))
+                .is_some_and(|p| p.inside != meeple_engine::game::state::NO_PIECE)
     }
 
     /// The mod's preview figures for the action the chosen arguments plus `arg` complete (or for
