@@ -210,6 +210,17 @@ function game.inside(piece) end
 ---@return integer[] pieces # piece ids
 function game.contents(holder) end
 
+---The other space of a piece standing between two (a wall on a border), as `piece.across` in the rules.
+---@param piece integer # a piece id, from 1
+---@return integer? space # the space of the higher id of the two, or nil for a piece in one space
+function game.across(piece) end
+
+---The first piece in play standing between two neighbouring spaces, in either order.
+---@param a meeple.Space # one side
+---@param b meeple.Space # the other side
+---@return integer? piece # its id, or nil when nothing stands there
+function game.piece_between(a, b) end
+
 ---The pieces still in play, in id order; only those on one space when a space is given.
 ---
 ---```lua
@@ -397,6 +408,20 @@ function game.move_piece(piece, space) end
 ---@param space meeple.Space # where it stands
 ---@return integer piece # the new piece's id
 function game.place(kind, seat, space) end
+
+---Puts a new piece of a kind `on_edge` between two neighbouring spaces (a wall built on a border), for a seat or for nobody; gives its id. An error for a kind not `on_edge` or spaces that are not neighbours.
+---
+---*Changes the game*: refused where the game can only be read.
+---
+---```lua
+---local fence = game.place_between("fence", 1, "B02", "B03")
+---```
+---@param kind string # the piece kind's id
+---@param seat? integer # its owner, from 1; nil for nobody
+---@param a meeple.Space # one side
+---@param b meeple.Space # the other side
+---@return integer piece # the new piece's id
+function game.place_between(kind, seat, a, b) end
 
 ---Puts a new piece of a kind inside a holder (on the holder's space), for a seat or for nobody; gives its id. An error when the holder has no room for it (`can_enter` in the rules).
 ---
@@ -858,6 +883,18 @@ function Scenario:remove(piece) end
 ---@param piece integer # a piece id, from 1
 ---@param space meeple.Space # where it goes
 function Scenario:move_piece(piece, space) end
+
+---Puts a new piece of a kind `on_edge` between two neighbouring spaces.
+---
+---```lua
+---local fence = g:place_between("fence", 1, "B02", "B03")
+---```
+---@param kind string # the piece kind's id
+---@param seat? integer # the owner; nil for nobody
+---@param a meeple.Space # one side
+---@param b meeple.Space # the other side
+---@return integer piece # the new piece's id
+function Scenario:place_between(kind, seat, a, b) end
 
 ---Puts a piece inside a holder (on its space), or takes it out with nil.
 ---

@@ -1050,6 +1050,26 @@ impl UserData for Scenario {
                     .map_err(|e| runtime(e.to_string()))?;
             Ok(i64::from(piece) + 1)
         });
+        methods.add_method_mut("place_between", |_, g, (kind, seat, a, b): (String, LuaValue, LuaValue, LuaValue)| {
+            let kind = g.piece_kind(&kind)?;
+            let owner = match seat {
+                LuaValue::Nil => NO_SEAT,
+                v => g.seat(&v)?,
+            };
+            let (a, b) = (g.space(&a)?, g.space(&b)?);
+            let rules = g.rules();
+            let piece = crate::game::changes::place_piece_between(
+                &rules,
+                &mut g.state,
+                &mut Events::discard(),
+                kind,
+                owner,
+                a,
+                b,
+            )
+            .map_err(|e| runtime(e.to_string()))?;
+            Ok(i64::from(piece) + 1)
+        });
         methods.add_method_mut("remove", |_, g, piece: usize| {
             let p = g.piece(piece)?;
             if !g.state.pieces[p].alive {
@@ -1061,8 +1081,8 @@ impl UserData for Scenario {
         methods.add_method_mut("move_piece", |_, g, (piece, space): (usize, LuaValue)| {
             let p = g.piece(piece)?;
             let to = g.space(&space)?;
-            crate::game::changes::move_piece(&mut g.state, &mut Events::discard(), p as u32, to);
-            Ok(())
+            crate::game::changes::move_piece(&mut g.state, &mut Events::discard(), p as u32, to)
+                .map_err(|e| runtime(e.to_string()))
         });
         methods.add_method_mut("set_inside", |_, g, (piece, holder): (usize, Option<usize>)| {
             let p = g.piece(piece)?;

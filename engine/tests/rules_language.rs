@@ -48,6 +48,9 @@ tags = ["ranged"]
 items = ["bow"]
 tags = ["small"]
 
+[pieces.fence]
+on_edge = true
+
 [cards.spark]
 stats = { power = 2 }
 tags = ["hot"]
@@ -246,7 +249,7 @@ fn a_hook_where_lua_does_not_run_is_refused_with_the_reason() {
     // The legal actions are listed without running Lua: a hook in `when` would never hold.
     let error = load_example(Place::Anywhere, "hook('bonus_damage', who)").unwrap_err();
     assert!(error.contains("`hook` cannot be called here"), "{error}");
-    assert!(error.contains("data.toml:60:"), "{error}");
+    assert!(error.contains("data.toml:63:"), "{error}");
 }
 
 #[test]

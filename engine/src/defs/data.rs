@@ -339,9 +339,45 @@ pub struct PieceKindDef {
     /// inside holders.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub holds: IndexMap<String, u32>,
+    /// Whether pieces of this kind stand between two neighbouring spaces — a wall, a gate, a
+    /// bridge built on a border — rather than in one. They are put there with
+    /// `place_between("kind", seat, a, b)`, never move, count as standing on both sides
+    /// (`touches(piece, space)`), and `pieces_at` does not count them.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub on_edge: bool,
+    /// For a kind `on_edge`: the wall terrain it stands for on walks. A walk crossing it pays
+    /// that terrain's `move_cost`, and cannot cross it when the terrain is not `passable` or
+    /// `passes` keeps the walker out. It does not block sight.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-meeple-ref" = "terrain"))]
+    pub wall: Option<String>,
+    /// For a kind with a `wall`: who may cross it. `all` (the default), `allies` (the walker's
+    /// owner is on the same side as the wall's owner: a piece of nobody's is allied with
+    /// nobody) or `none`. The walker is the walk's `walker`, or the seat to act when it has none.
+    #[serde(default, skip_serializing_if = "Passes::is_all")]
+    pub passes: Passes,
     /// Free-form tags, tested in expressions with `tagged(piece, "tag")` (a piece tests its kind's).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,
+}
+
+/// Who may cross a wall that stands between two spaces ([`PieceKindDef::passes`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Passes {
+    /// Every walker, paying the wall terrain's `move_cost`.
+    #[default]
+    All,
+    /// Walkers of the wall owner's side.
+    Allies,
+    /// Nobody.
+    None,
+}
+
+impl Passes {
+    fn is_all(&self) -> bool {
+        *self == Passes::All
+    }
 }
 
 /// An item or weapon a piece can hold.

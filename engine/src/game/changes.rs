@@ -86,6 +86,9 @@ pub(crate) fn why_no_room(rules: &Ruleset, state: &GameState, kind: u16, holder:
     if entering.capacity > 0 {
         return Some(format!("a {} holds pieces itself, and holders do not go inside holders", entering.id));
     }
+    if entering.on_edge {
+        return Some(format!("a {} stands between two spaces and goes inside nothing", entering.id));
+    }
     let most_of_kind = match holder_kind.holds.iter().find(|(k, _)| *k == kind) {
         Some(&(_, most)) => Some(most),
         None if holder_kind.holds.is_empty() => None,
@@ -135,8 +138,8 @@ pub(crate) fn set_inside(
     if let Some(refused) = why_no_room(rules, state, kind, holder) {
         return Err(RuleError::new(refused));
     }
-    let space = state.pieces[holder as usize].space;
-    relocate(state, events, piece, space);
+    let (space, across) = (state.pieces[holder as usize].space, state.pieces[holder as usize].across);
+    relocate(state, events, piece, space, across);
     state.pieces[piece as usize].inside = holder;
     events.push_with(|| Event::PieceInsideChanged {
         piece,
@@ -146,10 +149,13 @@ pub(crate) fn set_inside(
     Ok(())
 }
 
-/// Takes a piece out of the holder it is inside, if any; it stays where it stands.
+/// Takes a piece out of the holder it is inside, if any; it stays where it stands (out of a
+/// holder between two spaces, on the first of them).
 fn leave_holder(state: &mut GameState, events: &mut Events, piece: u32) {
-    let from = std::mem::replace(&mut state.pieces[piece as usize].inside, NO_PIECE);
+    let left = &mut state.pieces[piece as usize];
+    let from = std::mem::replace(&mut left.inside, NO_PIECE);
     if from != NO_PIECE {
+        left.across = NO_SPACE;
         events.push_with(|| Event::PieceInsideChanged { piece, from: Some(from), to: None });
     }
 }
@@ -290,18 +296,25 @@ pub(crate) fn why_not_held(rules: &Ruleset, state: &GameState, piece: u32, item:
 pub const MAX_PIECES: usize = 100_000;
 
 /// Puts a piece on a space, or off the board ([`NO_SPACE`]). The pieces inside it go with it,
-/// in id order; a piece that was inside a holder leaves it.
-pub(crate) fn move_piece(state: &mut GameState, events: &mut Events, piece: u32, to: u32) {
+/// in id order; a piece that was inside a holder leaves it. Fails, changing nothing, for a
+/// piece standing between two spaces: those never move.
+pub(crate) fn move_piece(state: &mut GameState, events: &mut Events, piece: u32, to: u32) -> Result<(), RuleError> {
+    if state.pieces[piece as usize].across != NO_SPACE && state.pieces[piece as usize].inside == NO_PIECE {
+        return Err(RuleError::new("a piece standing between two spaces does not move"));
+    }
     leave_holder(state, events, piece);
-    relocate(state, events, piece, to);
+    relocate(state, events, piece, to, NO_SPACE);
     let carried: Vec<u32> = contents(state, piece).collect();
     for inner in carried {
-        relocate(state, events, inner, to);
+        relocate(state, events, inner, to, NO_SPACE);
     }
+    Ok(())
 }
 
-/// Puts one piece on a space, whatever it holds or is inside.
-fn relocate(state: &mut GameState, events: &mut Events, piece: u32, to: u32) {
+/// Puts one piece on a space (and, for one between two spaces, the other side), whatever it
+/// holds or is inside.
+fn relocate(state: &mut GameState, events: &mut Events, piece: u32, to: u32, across: u32) {
+    state.pieces[piece as usize].across = across;
     let from = state.pieces[piece as usize].space;
     state.pieces[piece as usize].space = to;
     if from != to {
@@ -327,6 +340,12 @@ pub(crate) fn place_piece(
         return Err(RuleError::new(format!("a game may place at most {MAX_PIECES} pieces in all")));
     }
     let info = &rules.piece_kinds[kind as usize];
+    if info.on_edge {
+        return Err(RuleError::new(format!(
+            "a {} stands between two spaces: place it with `place_between`, naming both",
+            info.id
+        )));
+    }
     let piece = state.pieces.len() as u32;
     state.pieces.push(super::state::Piece {
         kind,
@@ -337,8 +356,64 @@ pub(crate) fn place_piece(
         items: Vec::new(),
         cards: Vec::new(),
         inside: NO_PIECE,
+        across: NO_SPACE,
     });
     events.push_with(|| Event::PiecePlaced { piece, kind, owner: (owner != NO_SEAT).then_some(owner), space });
+    for &item in &info.items {
+        give_item(rules, state, events, piece, item)?;
+    }
+    Ok(piece)
+}
+
+/// Puts a new piece of a kind `on_edge` between two neighbouring spaces, for a seat or for
+/// nobody, with its kind's starting stats and items; returns its id. Fails, placing nothing,
+/// when the kind is not `on_edge` or the spaces are not neighbours.
+pub(crate) fn place_piece_between(
+    rules: &Ruleset,
+    state: &mut GameState,
+    events: &mut Events,
+    kind: u16,
+    owner: u8,
+    a: u32,
+    b: u32,
+) -> Result<u32, RuleError> {
+    let info = &rules.piece_kinds[kind as usize];
+    if !info.on_edge {
+        return Err(RuleError::new(format!(
+            "a {} stands in a space, not between two: place it with `place`, or make its kind `on_edge`",
+            info.id
+        )));
+    }
+    if a == b || state.board.edge_between(a, b).is_none() {
+        return Err(RuleError::new(format!(
+            "{} and {} are not neighbours: a piece stands between two spaces that are",
+            state.board.get_space(a).map_or("that space", |s| s.label.as_str()),
+            state.board.get_space(b).map_or("that space", |s| s.label.as_str()),
+        )));
+    }
+    if state.pieces.len() >= MAX_PIECES {
+        return Err(RuleError::new(format!("a game may place at most {MAX_PIECES} pieces in all")));
+    }
+    let (space, across) = (a.min(b), a.max(b));
+    let piece = state.pieces.len() as u32;
+    state.pieces.push(super::state::Piece {
+        kind,
+        owner,
+        space,
+        alive: true,
+        stats: info.stats.clone(),
+        items: Vec::new(),
+        cards: Vec::new(),
+        inside: NO_PIECE,
+        across,
+    });
+    events.push_with(|| Event::PiecePlacedBetween {
+        piece,
+        kind,
+        owner: (owner != NO_SEAT).then_some(owner),
+        space,
+        across,
+    });
     for &item in &info.items {
         give_item(rules, state, events, piece, item)?;
     }
@@ -373,6 +448,7 @@ pub(crate) fn remove_piece(state: &mut GameState, events: &mut Events, piece: u3
         removed.alive = false;
         removed.space = NO_SPACE;
         removed.inside = NO_PIECE;
+        removed.across = NO_SPACE;
         events.push_with(|| Event::PieceRemoved { piece: removed_id });
     }
 }

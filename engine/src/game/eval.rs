@@ -28,12 +28,13 @@ pub(crate) trait Env {
     /// A uniform number from the game's stream.
     fn random(&mut self, low: i64, high: i64) -> Result<i64, RuleError>;
     fn distribute(&mut self, counter: u16, amount: i64, seat: u8, cap: i64) -> Result<i64, RuleError>;
-    /// Puts a new piece of `kind` on `space` for `owner` (or nobody); gives its id.
-    fn place_piece(&mut self, kind: u16, owner: u8, space: u32) -> Result<u32, RuleError>;
+    /// Puts a new piece of `kind` on `space` for `owner` (or nobody), or between `space` and
+    /// `across` unless that is [`NO_SPACE`]; gives its id.
+    fn place_piece(&mut self, kind: u16, owner: u8, space: u32, across: u32) -> Result<u32, RuleError>;
     fn hook(&mut self, index: u16, args: &[Value]) -> Result<Value, RuleError>;
     /// The movement points of the cheapest walk between two spaces, priced for a walker of
     /// piece kind `walker` when given (see [`walk_cost`]).
-    fn walk_cost(&mut self, from: u32, to: u32, walker: Option<&[u16]>) -> Option<u32>;
+    fn walk_cost(&mut self, from: u32, to: u32, walk: &Walk) -> Option<u32>;
     /// Whether sight passes between two spaces (see [`line_of_sight`]).
     fn line_of_sight(&mut self, a: u32, b: u32) -> bool;
     /// `chance`: the probability of the current action's success.
@@ -377,6 +378,16 @@ fn read_state<E: Env>(env: &mut E, read: &Read, frame: &[Value]) -> Result<Value
             Some(p) => match env.state().pieces[p].inside {
                 NO_PIECE => Value::Nil,
                 holder => Value::Piece(holder),
+            },
+            None => Value::Nil,
+        },
+        Read::PieceAcross(e) => match {
+            let value = eval(env, e, frame)?;
+            piece(env.state(), value)
+        } {
+            Some(p) => match env.state().pieces[p].across {
+                NO_SPACE => Value::Nil,
+                across => Value::Space(across),
             },
             None => Value::Nil,
         },
@@ -852,16 +863,11 @@ fn call<E: Env>(env: &mut E, func: Func, args: &[Expr], frame: &[Value]) -> Resu
         Func::WalkDistance => {
             let (a, b) = (arg(env, 0)?.as_space(), arg(env, 1)?.as_space());
             // With a third argument, the walker: `none` or a piece gone walks nowhere.
-            let walker = if args.len() == 3 {
-                let walker = arg(env, 2)?;
-                let Some(kinds) = walker_kinds(env.rules(), env.state(), walker) else { return Ok(Value::Int(-1)) };
-                Some(kinds)
-            } else {
-                None
-            };
+            let walker = if args.len() == 3 { Some(arg(env, 2)?) } else { None };
+            let Some(walk) = Walk::of(env.rules(), env.state(), walker) else { return Ok(Value::Int(-1)) };
             let before = crate::board::searched();
             let cost = match (a, b) {
-                (Some(a), Some(b)) => env.walk_cost(a, b, walker.as_deref()).map_or(-1, i64::from),
+                (Some(a), Some(b)) => env.walk_cost(a, b, &walk).map_or(-1, i64::from),
                 _ => -1,
             };
             charge_searches(before)?;
@@ -953,6 +959,29 @@ fn call<E: Env>(env: &mut E, func: Func, args: &[Expr], frame: &[Value]) -> Resu
                 _ => false,
             })
         }
+        Func::Touches => {
+            let touching = arg(env, 0).map(|target| piece(env.state(), target))?;
+            let space = arg(env, 1)?.as_space();
+            Value::Bool(match (touching, space) {
+                (Some(p), Some(s)) => {
+                    let p = &env.state().pieces[p];
+                    p.space == s || p.across == s
+                }
+                _ => false,
+            })
+        }
+        Func::PieceBetween => match (arg(env, 0)?.as_space(), arg(env, 1)?.as_space()) {
+            (Some(a), Some(b)) if a != b => {
+                let (space, across) = (a.min(b), a.max(b));
+                let state = env.state();
+                state
+                    .pieces
+                    .iter()
+                    .position(|p| p.alive && p.space == space && p.across == across && p.inside == NO_PIECE)
+                    .map_or(Value::Nil, |p| Value::Piece(p as u32))
+            }
+            _ => Value::Nil,
+        },
         Func::InsideCount => {
             let holder = arg(env, 0).map(|target| piece(env.state(), target))?;
             let kind = match args.get(1) {
@@ -993,7 +1022,11 @@ fn call<E: Env>(env: &mut E, func: Func, args: &[Expr], frame: &[Value]) -> Resu
         Func::PiecesAt => match arg(env, 0)?.as_space() {
             // Pieces inside holders stand inside them, not on the space.
             Some(s) => Value::Int(
-                env.state().pieces.iter().filter(|p| p.alive && p.space == s && p.inside == NO_PIECE).count() as i64,
+                env.state()
+                    .pieces
+                    .iter()
+                    .filter(|p| p.alive && p.space == s && p.inside == NO_PIECE && p.across == NO_SPACE)
+                    .count() as i64,
             ),
             None => Value::Int(0),
         },
@@ -1017,8 +1050,16 @@ fn call<E: Env>(env: &mut E, func: Func, args: &[Expr], frame: &[Value]) -> Resu
         }
         Func::PlacePiece(kind) => {
             let owner = arg(env, 0)?.as_seat().unwrap_or(NO_SEAT);
+            // A third argument: the other side of a piece placed between two spaces.
+            let across = match args.get(2) {
+                Some(_) => match arg(env, 2)?.as_space() {
+                    Some(across) => across,
+                    None => return Err(RuleError::new("`place_between`: no second space")),
+                },
+                None => NO_SPACE,
+            };
             match arg(env, 1)?.as_space() {
-                Some(space) => Value::Piece(env.place_piece(kind, owner, space)?),
+                Some(space) => Value::Piece(env.place_piece(kind, owner, space, across)?),
                 None => return Err(RuleError::new("`place`: no space to place the piece on")),
             }
         }
@@ -1094,73 +1135,133 @@ fn has_tag<E: Env>(env: &E, value: Value, tag: u16, of: TagOf) -> bool {
     tags.is_some_and(|tags| tags.contains(&tag))
 }
 
-/// What a walker pays to step onto `space` over `edge`: the space terrain's `move_cost` (at
-/// least 1), or, when `walker` gives the kinds that walk ([`walker_kinds`]), the most any of
-/// them pays for that terrain; plus, when a wall (river, fence) lies on the edge, the wall
-/// terrain's `move_cost`. `None` when the space (for any of the kinds) or the wall cannot be
-/// passed. Walks (`reachable_from`, `walk_distance`) use it.
-pub(crate) fn step_cost(
-    rules: &Ruleset,
-    state: &GameState,
-    space: u32,
-    edge: u32,
-    walker: Option<&[u16]>,
-) -> Option<u32> {
-    let terrain = state.board.space(space).terrain as usize;
-    let enter = match walker {
-        Some(kinds) => {
-            let mut most = 0;
-            for &kind in kinds {
-                most = most.max(rules.piece_kinds.get(kind as usize)?.move_costs.get(terrain).copied().flatten()?);
+/// A walk's prices: what its walker pays to enter each terrain and to cross the walls built
+/// between spaces in play. Walks (`reachable_from`, `walk_distance`) step by it.
+pub(crate) struct Walk {
+    /// The piece kinds whose movement costs price the walk ([`Walk::of`]); `None` for a walk
+    /// without a walker, which pays each terrain's own `move_cost`.
+    kinds: Option<Vec<u16>>,
+    /// For each edge with a wall built on it (a piece `on_edge` with a `wall`), by edge id: what
+    /// crossing it costs this walker, or `None` when it may not cross.
+    walls: Vec<(u32, Option<u32>)>,
+}
+
+impl Walk {
+    /// The walk of the piece `walker` names (`None`: a walk with no walker, made for the seat
+    /// to act); `None` when the walker is `none` or gone, who walks nowhere. A holder with
+    /// pieces inside walks at the pace of the slowest of them (the kinds inside, sorted, each
+    /// once), any other piece at its own kind's.
+    pub(crate) fn of(rules: &Ruleset, state: &GameState, walker: Option<Value>) -> Option<Walk> {
+        let Some(walker) = walker else {
+            return Some(Walk { kinds: None, walls: built_walls(rules, state, state.to_act()) });
+        };
+        let piece = walker.as_piece()?;
+        let walking = state.pieces.get(piece as usize).filter(|p| p.alive)?;
+        let mut kinds = Vec::new();
+        if rules.piece_kinds.get(walking.kind as usize).is_some_and(|k| k.capacity > 0) {
+            kinds.extend(changes::contents(state, piece).map(|p| state.pieces[p as usize].kind));
+            kinds.sort_unstable();
+            kinds.dedup();
+        }
+        if kinds.is_empty() {
+            kinds.push(walking.kind);
+        }
+        Some(Walk { kinds: Some(kinds), walls: built_walls(rules, state, walking.owner) })
+    }
+
+    /// What the walk pays to step onto `space` over `edge`: the space terrain's `move_cost` (at
+    /// least 1), or the most any of its kinds pays for that terrain; plus, when a wall (river,
+    /// fence) lies on the edge, the wall terrain's `move_cost`, and the price of each wall built
+    /// there. `None` when the space (for any of the kinds) or a wall cannot be passed.
+    pub(crate) fn step(&self, rules: &Ruleset, state: &GameState, space: u32, edge: u32) -> Option<u32> {
+        let terrain = state.board.space(space).terrain as usize;
+        let enter = match &self.kinds {
+            Some(kinds) => {
+                let mut most = 0;
+                for &kind in kinds {
+                    let costs = &rules.piece_kinds.get(kind as usize)?.move_costs;
+                    most = most.max(costs.get(terrain).copied().flatten()?);
+                }
+                most
             }
-            most
+            None => {
+                let info = rules.terrain.get(terrain)?;
+                info.passable.then_some(info.move_cost.max(1))?
+            }
+        };
+        let board_wall = match state.board.get_edge(edge).and_then(|e| e.wall) {
+            None => 0,
+            Some(wall) => {
+                let wall = rules.terrain.get(wall as usize)?;
+                wall.passable.then_some(wall.move_cost)?
+            }
+        };
+        let built = match self.walls.binary_search_by_key(&edge, |(e, _)| *e) {
+            Ok(i) => self.walls[i].1?,
+            Err(_) => 0,
+        };
+        Some(enter + board_wall + built)
+    }
+
+    /// What tells this walk's prices apart from others' in the walk fields a scratch keeps:
+    /// the kinds, then each built wall's edge and price.
+    fn key(&self) -> Vec<u32> {
+        let mut key: Vec<u32> = self.kinds.iter().flatten().map(|&kind| u32::from(kind)).collect();
+        if self.kinds.is_none() {
+            key.push(u32::MAX);
         }
-        None => {
-            let info = rules.terrain.get(terrain)?;
-            info.passable.then_some(info.move_cost.max(1))?
+        for &(edge, price) in &self.walls {
+            key.extend([u32::MAX - 1, edge, price.unwrap_or(u32::MAX)]);
         }
-    };
-    match state.board.get_edge(edge).and_then(|e| e.wall) {
-        None => Some(enter),
-        Some(wall) => {
-            let wall = rules.terrain.get(wall as usize)?;
-            wall.passable.then_some(enter + wall.move_cost)
-        }
+        key
     }
 }
 
-/// The piece kinds whose movement costs price a walk by the piece `walker` names, when it is
-/// one still in play: a holder with pieces inside walks at the pace of the slowest of them (the
-/// kinds inside, sorted, each once), any other piece at its own kind's.
-pub(crate) fn walker_kinds(rules: &Ruleset, state: &GameState, walker: Value) -> Option<Vec<u16>> {
-    let piece = walker.as_piece()?;
-    let walking = state.pieces.get(piece as usize).filter(|p| p.alive)?;
-    let mut kinds = Vec::new();
-    if rules.piece_kinds.get(walking.kind as usize).is_some_and(|k| k.capacity > 0) {
-        kinds.extend(changes::contents(state, piece).map(|p| state.pieces[p as usize].kind));
-        kinds.sort_unstable();
-        kinds.dedup();
+/// The walls built between spaces in play, each with what crossing it costs a walker of
+/// `walker_owner`'s (or nobody's), by edge; walls on one edge add up, and any that keeps the
+/// walker out closes the edge. Empty, at no cost, for mods without such walls.
+fn built_walls(rules: &Ruleset, state: &GameState, walker_owner: u8) -> Vec<(u32, Option<u32>)> {
+    if !rules.piece_kinds.iter().any(|k| k.wall.is_some()) {
+        return Vec::new();
     }
-    if kinds.is_empty() {
-        kinds.push(walking.kind);
+    let side = |seat: u8| state.seats.get(seat as usize).map(|s| s.side);
+    let mut walls: Vec<(u32, Option<u32>)> = Vec::new();
+    for p in state.pieces.iter().filter(|p| p.alive && p.across != NO_SPACE && p.inside == NO_PIECE) {
+        let kind = &rules.piece_kinds[p.kind as usize];
+        let (Some(terrain), Some(edge)) = (kind.wall, state.board.edge_between(p.space, p.across)) else {
+            continue;
+        };
+        let info = &rules.terrain[terrain as usize];
+        let lets_through = match kind.passes {
+            crate::defs::Passes::All => true,
+            crate::defs::Passes::None => false,
+            crate::defs::Passes::Allies => side(p.owner).is_some() && side(p.owner) == side(walker_owner),
+        };
+        walls.push((edge, (info.passable && lets_through).then_some(info.move_cost)));
     }
-    Some(kinds)
+    walls.sort_unstable_by_key(|(edge, _)| *edge);
+    walls.dedup_by(|later, kept| {
+        let same = later.0 == kept.0;
+        if same {
+            kept.1 = kept.1.zip(later.1).map(|(a, b)| a + b);
+        }
+        same
+    });
+    walls
 }
 
-/// The movement points of the cheapest walk from `from` to `to` over passable terrain and
-/// crossable walls, priced for the walking kinds `walker` when given.
+/// The movement points of the cheapest walk from `from` to `to`, priced by `walk`.
 pub(crate) fn walk_cost(
     rules: &Ruleset,
     state: &GameState,
     scratch: &mut Scratch,
     from: u32,
     to: u32,
-    walker: Option<&[u16]>,
+    walk: &Walk,
 ) -> Option<u32> {
-    // Each set of walking kinds makes a field of its own: the key tells them apart (empty:
-    // the terrain's own costs).
-    let key: Vec<u32> = walker.unwrap_or_default().iter().map(|&kind| u32::from(kind)).collect();
-    state.board.walk_cost(from, to, &key, |space, edge| step_cost(rules, state, space, edge, walker), scratch)
+    // Each set of prices makes a field of its own: the key tells them apart.
+    let key = walk.key();
+    state.board.walk_cost(from, to, &key, |space, edge| walk.step(rules, state, space, edge), scratch)
 }
 
 /// Whether a straight line between the centres of two spaces passes no space and crosses no
@@ -1212,8 +1313,8 @@ impl Env for WriteCx<'_> {
         largest_group(self.state, self.scratch, seat)
     }
 
-    fn walk_cost(&mut self, from: u32, to: u32, walker: Option<&[u16]>) -> Option<u32> {
-        walk_cost(self.rules, self.state, self.scratch, from, to, walker)
+    fn walk_cost(&mut self, from: u32, to: u32, walk: &Walk) -> Option<u32> {
+        walk_cost(self.rules, self.state, self.scratch, from, to, walk)
     }
 
     fn line_of_sight(&mut self, a: u32, b: u32) -> bool {
@@ -1287,11 +1388,15 @@ impl Env for WriteCx<'_> {
         Ok(self.state.rng.range_inclusive(low, high))
     }
 
-    fn place_piece(&mut self, kind: u16, owner: u8, space: u32) -> Result<u32, RuleError> {
+    fn place_piece(&mut self, kind: u16, owner: u8, space: u32, across: u32) -> Result<u32, RuleError> {
         if space as usize >= self.state.owners.len() {
             return Err(RuleError::new("`place`: no such space"));
         }
-        changes::place_piece(self.rules, self.state, self.events, kind, owner, space)
+        if across == NO_SPACE {
+            changes::place_piece(self.rules, self.state, self.events, kind, owner, space)
+        } else {
+            changes::place_piece_between(self.rules, self.state, self.events, kind, owner, space, across)
+        }
     }
 
     fn distribute(&mut self, counter: u16, amount: i64, seat: u8, cap: i64) -> Result<i64, RuleError> {
@@ -1509,7 +1614,7 @@ fn assign(cx: &mut WriteCx, place: &Place, mode: AssignMode, value: Value, frame
                 Value::Nil => NO_SPACE,
                 other => return Err(RuleError::new(format!("cannot move a piece to {other:?}"))),
             };
-            changes::move_piece(cx.state, cx.events, p, to);
+            changes::move_piece(cx.state, cx.events, p, to)?;
         }
         Place::PieceInside(e) => {
             let p = target_piece(cx, e, frame)?;
@@ -1595,7 +1700,15 @@ fn run_proc(cx: &mut WriteCx, proc: Proc, args: &[Expr], frame: &mut Vec<Value>)
         Proc::Place(kind) => {
             let owner = eval(cx, &args[1], frame)?.as_seat().unwrap_or(NO_SEAT);
             let space = target_space(cx, &args[2], frame)?;
-            changes::place_piece(cx.rules, cx.state, cx.events, kind, owner, space)?;
+            match args.get(3) {
+                Some(other) => {
+                    let across = target_space(cx, other, frame)?;
+                    changes::place_piece_between(cx.rules, cx.state, cx.events, kind, owner, space, across)?;
+                }
+                None => {
+                    changes::place_piece(cx.rules, cx.state, cx.events, kind, owner, space)?;
+                }
+            }
         }
         Proc::Remove => {
             let p = target_piece(cx, &args[0], frame)?;
@@ -1774,8 +1887,8 @@ impl Env for ReadCx<'_> {
         largest_group(self.state, self.scratch, seat)
     }
 
-    fn walk_cost(&mut self, from: u32, to: u32, walker: Option<&[u16]>) -> Option<u32> {
-        walk_cost(self.rules, self.state, self.scratch, from, to, walker)
+    fn walk_cost(&mut self, from: u32, to: u32, walk: &Walk) -> Option<u32> {
+        walk_cost(self.rules, self.state, self.scratch, from, to, walk)
     }
 
     fn line_of_sight(&mut self, a: u32, b: u32) -> bool {
@@ -1790,7 +1903,7 @@ impl Env for ReadCx<'_> {
         Err(RuleError::new("`random` cannot be used here"))
     }
 
-    fn place_piece(&mut self, _kind: u16, _owner: u8, _space: u32) -> Result<u32, RuleError> {
+    fn place_piece(&mut self, _kind: u16, _owner: u8, _space: u32, _across: u32) -> Result<u32, RuleError> {
         Err(RuleError::new("`place` cannot be used here"))
     }
 

@@ -109,6 +109,15 @@ pub enum Event {
         owner: Option<u8>,
         space: u32,
     },
+    /// A piece was put between two neighbouring spaces (`place_between`): `space` has the
+    /// lower id.
+    PiecePlacedBetween {
+        piece: u32,
+        kind: u16,
+        owner: Option<u8>,
+        space: u32,
+        across: u32,
+    },
     /// A piece changed hands (`piece.owner = …`, `game.set_piece_owner`): to a seat, or to
     /// nobody (`None`).
     PieceOwnerChanged {

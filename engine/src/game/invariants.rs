@@ -113,6 +113,20 @@ impl GameState {
                     problem(format!("piece {index} holds item {} with {} charges", held.item, held.charges));
                 }
             }
+            // A piece between two spaces stands between neighbours, the lower id first, and is of
+            // a kind that stands there (or inside a holder that does).
+            if piece.across != NO_SPACE {
+                let on_edge = rules.piece_kinds.get(piece.kind as usize).is_some_and(|k| k.on_edge);
+                if !piece.alive
+                    || piece.across <= piece.space
+                    || self.board.edge_between(piece.space, piece.across).is_none()
+                    || (!on_edge && piece.inside == NO_PIECE)
+                {
+                    problem(format!("piece {index} stands between spaces {} and {}", piece.space, piece.across));
+                }
+            } else if piece.alive && rules.piece_kinds.get(piece.kind as usize).is_some_and(|k| k.on_edge) {
+                problem(format!("piece {index} stands in space {}, but its kind stands between two", piece.space));
+            }
             // A piece inside a holder is in play with it, on its space; holders do not nest.
             if piece.inside != NO_PIECE {
                 match self.pieces.get(piece.inside as usize) {
@@ -121,6 +135,7 @@ impl GameState {
                             && holder.alive
                             && holder.inside == NO_PIECE
                             && holder.space == piece.space
+                            && holder.across == piece.across
                             && rules.piece_kinds.get(holder.kind as usize).is_some_and(|k| k.capacity > 0) =>
                     {
                         *inside.entry(piece.inside).or_insert(0) += 1;

@@ -464,14 +464,9 @@ fn reachable(
     frame: &[Value],
 ) -> Vec<(u32, u32)> {
     let Some(start) = slot_or_eval(cx, from, frame).as_space() else { return Vec::new() };
-    let walker_kinds = match walker {
-        None => None,
-        Some(walker) => match eval::walker_kinds(cx.rules, cx.state, slot_or_eval(cx, walker, frame)) {
-            Some(kinds) => Some(kinds),
-            // Nobody walks: nothing is reached.
-            None => return Vec::new(),
-        },
-    };
+    let walker = walker.map(|walker| slot_or_eval(cx, walker, frame));
+    // A walker that is none or gone walks nowhere: nothing is reached.
+    let Some(walk) = eval::Walk::of(cx.rules, cx.state, walker) else { return Vec::new() };
     let budget = eval::eval(cx, steps, frame).map(Value::as_int).unwrap_or(0).clamp(0, i64::from(u32::MAX)) as u32;
     // Which spaces the walk may enter, read once per space (an error enters nothing).
     let enterable: Option<Vec<bool>> = through.map(|(slot, condition)| {
@@ -492,7 +487,7 @@ fn reachable(
         if enterable.as_ref().is_some_and(|may| !may[to as usize]) {
             return None;
         }
-        eval::step_cost(rules, state, to, edge, walker_kinds.as_deref())
+        walk.step(rules, state, to, edge)
     };
     if exact {
         // Every step tried is work of the listing: on an open grid the walks of exactly n steps

@@ -118,6 +118,10 @@ pub fn event_json(rules: &Ruleset, state: &GameState, event: &Event) -> Json {
         Event::PiecePlaced { piece, kind, owner, space: s } => json!({
             "event": "piece_placed", "piece": piece + 1, "kind": rules.piece_kinds[*kind as usize].id, "owner": opt_seat(*owner), "space": space(state, *s),
         }),
+        Event::PiecePlacedBetween { piece, kind, owner, space: s, across } => json!({
+            "event": "piece_placed_between", "piece": piece + 1, "kind": rules.piece_kinds[*kind as usize].id, "owner": opt_seat(*owner),
+            "space": space(state, *s), "across": space(state, *across),
+        }),
         Event::PieceMoved { piece, from, to } => json!({
             "event": "piece_moved", "piece": piece + 1,
             "from": from.map_or(Json::Null, |s| space(state, s)), "to": to.map_or(Json::Null, |s| space(state, s)),
@@ -264,7 +268,11 @@ pub fn state_json(rules: &Ruleset, state: &GameState) -> Json {
                     .map(|held| json!({ "item": rules.items[held.item as usize].id, "charges": held.charges }))
                     .collect();
             }
-            // The holder it is inside: an army's unit names its army.
+            // The other side of a piece standing between two spaces.
+            if p.across != NO_SPACE {
+                piece["across"] = space(state, p.across);
+            }
+            // The holder it is inside: a crate names its wagon.
             if p.inside != super::state::NO_PIECE {
                 piece["inside"] = json!(p.inside + 1);
             }

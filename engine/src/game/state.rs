@@ -141,6 +141,19 @@ pub struct Piece {
     /// saves when it is inside nothing, so games without holders save as before.
     #[serde(default = "no_piece", skip_serializing_if = "is_no_piece")]
     pub inside: u32,
+    /// For a piece standing between two neighbouring spaces (a wall built on a border): the
+    /// other space, always of a higher id than [`Piece::space`]; [`NO_SPACE`] for a piece in a
+    /// space. Left out of saves when [`NO_SPACE`].
+    #[serde(default = "no_space", skip_serializing_if = "is_no_space")]
+    pub across: u32,
+}
+
+fn no_space() -> u32 {
+    NO_SPACE
+}
+
+fn is_no_space(space: &u32) -> bool {
+    *space == NO_SPACE
 }
 
 fn no_piece() -> u32 {

@@ -265,6 +265,7 @@ impl Event {
             | Event::Decided { .. }
             | Event::OwnerChanged { .. }
             | Event::PiecePlaced { .. }
+            | Event::PiecePlacedBetween { .. }
             | Event::PieceOwnerChanged { .. }
             | Event::PieceInsideChanged { .. }
             | Event::PieceMoved { .. }

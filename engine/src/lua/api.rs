@@ -342,6 +342,21 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
         let list: Vec<i64> = changes::contents(&c.state, holder as u32).map(|p| i64::from(p) + 1).collect();
         one(lua, list)
     }));
+    api!("across", |lua, a| with(lua, |c| {
+        let piece = piece_arg(c, &arg(&a, 0), "across")?;
+        let across = c.state.pieces[piece].across;
+        one(lua, (across != NO_SPACE).then(|| i64::from(across) + 1))
+    }));
+    api!("piece_between", |lua, a| with(lua, |c| {
+        let (p, q) = (space_arg(c, &arg(&a, 0), "piece_between")?, space_arg(c, &arg(&a, 1), "piece_between")?);
+        let (space, across) = (p.min(q), p.max(q));
+        let found = c
+            .state
+            .pieces
+            .iter()
+            .position(|x| x.alive && p != q && x.space == space && x.across == across && x.inside == NO_PIECE);
+        one(lua, found.map(|x| x as i64 + 1))
+    }));
     api!("pieces", |lua, a| with(lua, |c| {
         let at = match arg(&a, 0) {
             LuaValue::Nil => None,
@@ -589,8 +604,10 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
             LuaValue::Nil => NO_SPACE,
             v => space_arg(c, &v, "move_piece")?,
         };
-        changes::move_piece(&mut c.state, &mut c.events, piece as u32, to);
-        Ok(MultiValue::new())
+        match changes::move_piece(&mut c.state, &mut c.events, piece as u32, to) {
+            Ok(()) => Ok(MultiValue::new()),
+            Err(e) => err(format!("move_piece: {}", e.message())),
+        }
     }));
     api!("place", |lua, a| with(lua, |c| {
         writable(c, "place")?;
@@ -606,6 +623,21 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
             // Pieces are numbered from 1 in Lua.
             Ok(piece) => one(lua, i64::from(piece) + 1),
             Err(e) => err(format!("place: {}", e.message())),
+        }
+    }));
+    api!("place_between", |lua, a| with(lua, |c| {
+        writable(c, "place_between")?;
+        let name = name_arg(&arg(&a, 0), "place_between")?;
+        let kind = lookup(c.rules.piece_kinds.iter().map(|k| k.id.clone()), &name, "piece kind", "place_between")?;
+        let owner = match arg(&a, 1) {
+            LuaValue::Nil => NO_SEAT,
+            v => seat_arg(c, &v, "place_between")?,
+        };
+        let (p, q) = (space_arg(c, &arg(&a, 2), "place_between")?, space_arg(c, &arg(&a, 3), "place_between")?);
+        let rules = c.rules.clone();
+        match changes::place_piece_between(&rules, &mut c.state, &mut c.events, kind as u16, owner, p, q) {
+            Ok(piece) => one(lua, i64::from(piece) + 1),
+            Err(e) => err(format!("place_between: {}", e.message())),
         }
     }));
     api!("place_inside", |lua, a| with(lua, |c| {

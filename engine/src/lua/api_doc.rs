@@ -383,6 +383,14 @@ const GAME: ApiTable = ApiTable {
             .returns(&[r("integer[]", "pieces", "piece ids")])
             .example("for _, rider in ipairs(game.contents(wagon)) do\n  game.set_stat(rider, \"health\", game.stat(rider, \"health\") - 1)\nend")
             .group(READ),
+        func("across", "The other space of a piece standing between two (a wall on a border), as `piece.across` in the rules.")
+            .params(&[PIECE])
+            .returns(&[r("integer?", "space", "the space of the higher id of the two, or nil for a piece in one space")])
+            .group(READ),
+        func("piece_between", "The first piece in play standing between two neighbouring spaces, in either order.")
+            .params(&[p("a", "meeple.Space", "one side"), p("b", "meeple.Space", "the other side")])
+            .returns(&[r("integer?", "piece", "its id, or nil when nothing stands there")])
+            .group(READ),
         func("pieces", "The pieces still in play, in id order; only those on one space when a space is given.")
             .params(&[opt("space", "meeple.Space", "only the pieces on this space")])
             .returns(&[r("integer[]", "pieces", "piece ids")])
@@ -559,6 +567,22 @@ const GAME: ApiTable = ApiTable {
         ])
         .returns(&[r("integer", "piece", "the new piece's id")])
         .example("local piece = game.place(\"pawn\", nil, \"c\")")
+        .group(CHANGE)
+        .changes(),
+        func(
+            "place_between",
+            "Puts a new piece of a kind `on_edge` between two neighbouring spaces (a wall built on a \
+             border), for a seat or for nobody; gives its id. An error for a kind not `on_edge` or \
+             spaces that are not neighbours.",
+        )
+        .params(&[
+            p("kind", "string", "the piece kind's id"),
+            opt("seat", "integer", "its owner, from 1; nil for nobody"),
+            p("a", "meeple.Space", "one side"),
+            p("b", "meeple.Space", "the other side"),
+        ])
+        .returns(&[r("integer", "piece", "the new piece's id")])
+        .example("local fence = game.place_between(\"fence\", 1, \"B02\", \"B03\")")
         .group(CHANGE)
         .changes(),
         func(
@@ -1060,6 +1084,16 @@ const SCENARIO_OBJECT: ApiTable = ApiTable {
             .group(ARRANGE),
         method("move_piece", "Puts a piece on a space, with the pieces inside it; a piece inside a holder leaves it.")
             .params(&[PIECE, p("space", "meeple.Space", "where it goes")])
+            .group(ARRANGE),
+        method("place_between", "Puts a new piece of a kind `on_edge` between two neighbouring spaces.")
+            .params(&[
+                p("kind", "string", "the piece kind's id"),
+                opt("seat", "integer", "the owner; nil for nobody"),
+                p("a", "meeple.Space", "one side"),
+                p("b", "meeple.Space", "the other side"),
+            ])
+            .returns(&[r("integer", "piece", "the new piece's id")])
+            .example("local fence = g:place_between(\"fence\", 1, \"B02\", \"B03\")")
             .group(ARRANGE),
         method("set_inside", "Puts a piece inside a holder (on its space), or takes it out with nil.")
             .params(&[PIECE, opt("holder", "integer", "the holder's piece id; nil takes the piece out")])

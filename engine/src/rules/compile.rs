@@ -819,10 +819,14 @@ impl Compiler<'_> {
                         });
                     }
                     let (capacity, holds) = c.holds(data, def);
+                    let wall = c.edge_wall(def);
                     PieceKindInfo {
                         max_items,
                         capacity,
                         holds,
+                        on_edge: def.on_edge,
+                        wall,
+                        passes: def.passes,
                         id: id.clone(),
                         label: def.label.clone().unwrap_or_else(|| id.clone()),
                         symbol: def
@@ -850,6 +854,9 @@ impl Compiler<'_> {
                     (Some(kind), Some(held)) => {
                         if most == 0 {
                             c.problem(None, format!("holds 0 of `{name}`: leave `{name}` out instead"), None);
+                        } else if held.on_edge {
+                            let message = format!("`{name}` stands between two spaces and cannot go inside a holder");
+                            c.problem(None, message, None);
                         } else if is_holder(held) {
                             let message = format!("`{name}` holds pieces itself, and holders do not go inside holders");
                             c.problem(None, message, None);
@@ -871,6 +878,28 @@ impl Compiler<'_> {
             });
         }
         (capacity, holds)
+    }
+
+    /// A piece kind's `wall` terrain, checked: only for kinds `on_edge`, naming a terrain;
+    /// `passes` only with a `wall`.
+    fn edge_wall(&mut self, def: &defs::PieceKindDef) -> Option<u16> {
+        let wall = def.wall.as_ref().and_then(|terrain| {
+            if !def.on_edge {
+                let message = "only a kind `on_edge` (standing between two spaces) is a wall: add `on_edge = true`";
+                self.key("wall", |c| c.problem(None, message, None));
+                return None;
+            }
+            let found = index_of(&self.names.terrain, terrain);
+            if found.is_none() {
+                self.key("wall", |c| c.unknown(None, "terrain", terrain, &c.names.terrain.clone()));
+            }
+            found
+        });
+        if def.passes != defs::Passes::All && def.wall.is_none() {
+            let message = "`passes` says who crosses a wall: give the kind a `wall` terrain too";
+            self.key("passes", |c| c.problem(None, message, None));
+        }
+        wall
     }
 
     fn items(&mut self, data: &ModData) -> Vec<ItemInfo> {
@@ -2120,6 +2149,29 @@ impl Compiler<'_> {
         }
     }
 
+    /// Whether `place` (`place_between`) is written for a kind that stands in a space (between
+    /// two); otherwise a problem saying which to write.
+    fn placed_where_it_stands(&mut self, name: &str, kind: &str, span: Span) -> bool {
+        let on_edge = self.data.pieces.get(kind).is_some_and(|d| d.on_edge);
+        match (name, on_edge) {
+            ("place", true) => {
+                let message = format!(
+                    "a {kind} stands between two spaces (`on_edge`): write place_between(\"{kind}\", seat, a, b)"
+                );
+                self.problem(Some(span), message, None);
+                false
+            }
+            ("place_between", false) => {
+                let message = format!(
+                    "a {kind} stands in a space: write place(\"{kind}\", seat, space), or make its kind `on_edge`"
+                );
+                self.problem(Some(span), message, None);
+                false
+            }
+            _ => true,
+        }
+    }
+
     /// Compiles a procedure call; `None` when `name` is not a procedure (it may be a function).
     fn procedure(&mut self, name: &str, name_span: Span, args: &[Ast], scope: &mut Scope) -> Option<Option<Stmt>> {
         let (proc, expected): (Proc, Vec<Type>) = match name {
@@ -2133,7 +2185,7 @@ impl Compiler<'_> {
             "give" => (Proc::Give, vec![Type::Piece, Type::Id(IdKind::Item)]),
             "drop" => (Proc::Drop, vec![Type::Held]),
             "log" => (Proc::Log, vec![Type::Text]),
-            "place" | "shuffle" | "draw_cards" => {
+            "place" | "place_between" | "shuffle" | "draw_cards" => {
                 let Some(first) = args.first() else {
                     self.problem(Some(name_span), format!("`{name}` needs arguments"), None);
                     return Some(None);
@@ -2142,15 +2194,22 @@ impl Compiler<'_> {
                     self.problem(Some(first.span), format!("the first argument of `{name}` is a quoted name"), None);
                     return Some(None);
                 };
-                let (list, what) =
-                    if name == "place" { (&self.names.piece_kinds, "piece kind") } else { (&self.names.decks, "deck") };
+                let (list, what) = if name.starts_with("place") {
+                    (&self.names.piece_kinds, "piece kind")
+                } else {
+                    (&self.names.decks, "deck")
+                };
                 let Some(index) = index_of(list, id) else {
                     let list = list.clone();
                     self.unknown(Some(first.span), what, id, &list);
                     return Some(None);
                 };
+                if name.starts_with("place") && !self.placed_where_it_stands(name, id, first.span) {
+                    return Some(None);
+                }
                 match name {
                     "place" => (Proc::Place(index), vec![Type::Text, Type::Seat, Type::Space]),
+                    "place_between" => (Proc::Place(index), vec![Type::Text, Type::Seat, Type::Space, Type::Space]),
                     "shuffle" => (Proc::Shuffle(index), vec![Type::Text]),
                     _ => (Proc::DrawCards(index), vec![Type::Text, Type::Seat, Type::Int]),
                 }
@@ -2342,7 +2401,14 @@ impl Compiler<'_> {
                     },
                     Type::Piece => match field.as_str() {
                         "owner" => Some((Place::PieceOwner(base_expr), Type::Seat)),
-                        "space" => Some((Place::PieceSpace(base_expr), Type::Space)),
+                        "space" => {
+                            // A piece between two spaces does not move: moving one is an error at
+                            // run time, in a mod that has such pieces.
+                            if self.data.pieces.values().any(|d| d.on_edge) {
+                                scope.fallible = true;
+                            }
+                            Some((Place::PieceSpace(base_expr), Type::Space))
+                        }
                         "inside" => {
                             // A full holder, or one that does not take the kind, is an error at
                             // run time: the action runs on a snapshot.
@@ -2608,6 +2674,7 @@ impl Compiler<'_> {
                 "owner" => (Expr::Read(Read::PieceOwner(b)), Type::Seat),
                 "space" => (Expr::Read(Read::PieceSpace(b)), Type::Space),
                 "inside" => (Expr::Read(Read::PieceInside(b)), Type::Piece),
+                "across" => (Expr::Read(Read::PieceAcross(b)), Type::Space),
                 "kind" => (Expr::Read(Read::PieceKind(b)), Type::Id(IdKind::PieceKind)),
                 _ => match index_of(&self.names.stats, field) {
                     Some(i) => (Expr::Read(Read::PieceStat(b, i)), Type::Int),
@@ -3089,6 +3156,22 @@ impl Compiler<'_> {
                 let (item, _) = self.expect_type(&args[1], scope, Type::Id(IdKind::Item))?;
                 Some((Expr::Call(Func::CanHold, vec![piece, item]), Type::Bool))
             }
+            "touches" => {
+                if !arity(self, 2) {
+                    return None;
+                }
+                let (piece, _) = self.expect_type(&args[0], scope, Type::Piece)?;
+                let (space, _) = self.expect_type(&args[1], scope, Type::Space)?;
+                Some((Expr::Call(Func::Touches, vec![piece, space]), Type::Bool))
+            }
+            "piece_between" => {
+                if !arity(self, 2) {
+                    return None;
+                }
+                let (a, _) = self.expect_type(&args[0], scope, Type::Space)?;
+                let (b, _) = self.expect_type(&args[1], scope, Type::Space)?;
+                Some((Expr::Call(Func::PieceBetween, vec![a, b]), Type::Piece))
+            }
             "inside_count" => {
                 // `inside_count(holder)` counts every piece inside; `inside_count(holder, kind)` one kind.
                 if args.len() != 2 && !arity(self, 1) {
@@ -3169,9 +3252,10 @@ impl Compiler<'_> {
                 let (b, _) = self.expect_type(&args[1], scope, Type::Int)?;
                 Some((Expr::Call(Func::Random, vec![a, b]), Type::Int))
             }
-            "place" => {
+            "place" | "place_between" => {
                 // `let p = place("pawn", me, to)`: the statement, as a value (the new piece).
-                if !arity(self, 3) {
+                let between = name == "place_between";
+                if !arity(self, if between { 4 } else { 3 }) {
                     return None;
                 }
                 if !scope.allow.dice {
@@ -3187,9 +3271,14 @@ impl Compiler<'_> {
                     self.unknown(Some(args[0].span), "piece kind", kind, &self.names.piece_kinds.clone());
                     return None;
                 };
-                let (owner, _) = self.expect_type(&args[1], scope, Type::Seat)?;
-                let (space, _) = self.expect_type(&args[2], scope, Type::Space)?;
-                Some((Expr::Call(Func::PlacePiece(index), vec![owner, space]), Type::Piece))
+                if !self.placed_where_it_stands(name, kind, args[0].span) {
+                    return None;
+                }
+                let mut compiled = vec![self.expect_type(&args[1], scope, Type::Seat)?.0];
+                for space in &args[2..] {
+                    compiled.push(self.expect_type(space, scope, Type::Space)?.0);
+                }
+                Some((Expr::Call(Func::PlacePiece(index), compiled), Type::Piece))
             }
             "distribute" => {
                 if !arity(self, 4) {
@@ -3496,7 +3585,7 @@ const SPACE_FIELDS: [&str; 5] = ["owner", "terrain", "home", "column", "row"];
 /// The fields every seat has; resources may not take these names.
 const SEAT_FIELDS: [&str; 3] = ["number", "side", "piece"];
 /// The fields every piece has; stats may not take these names.
-const PIECE_FIELDS: [&str; 4] = ["owner", "space", "inside", "kind"];
+const PIECE_FIELDS: [&str; 5] = ["owner", "space", "inside", "across", "kind"];
 
 fn is_reserved(name: &str) -> bool {
     matches!(

@@ -394,6 +394,8 @@ pub enum Read {
     PieceSpace(Box<Expr>),
     /// The holder the piece is inside, or none.
     PieceInside(Box<Expr>),
+    /// The other space of a piece standing between two, or none.
+    PieceAcross(Box<Expr>),
     PieceKind(Box<Expr>),
     /// A seat's first piece in play, or none.
     SeatPiece(Box<Expr>),
@@ -488,6 +490,10 @@ pub enum Func {
     /// Whether a piece may be given an item: its kind is among the item's `holders` and it holds
     /// fewer than its kind's `max_items` (or the item replaces one in its slot).
     CanHold,
+    /// Whether a piece stands on a space, or between it and another (piece, space).
+    Touches,
+    /// The first piece in play standing between two neighbouring spaces, or none.
+    PieceBetween,
     /// How many pieces are inside a holder: holder, and optionally one piece kind to count alone.
     InsideCount,
     /// Whether a piece may go inside a holder now ([`crate::game::changes::why_no_room`]).
@@ -618,7 +624,8 @@ pub enum Proc {
     Draw,
     /// Deals every space out to the seats in equal shares, at random; leftovers stay unowned.
     DealSpaces,
-    /// Places a new piece: kind, owner seat, space.
+    /// Places a new piece: kind, owner seat, space (and, for a kind `on_edge`, the space on
+    /// the other side).
     Place(u16),
     /// Removes a piece from the game.
     Remove,
@@ -978,6 +985,7 @@ impl Read {
             | Read::PieceOwner(e)
             | Read::PieceSpace(e)
             | Read::PieceInside(e)
+            | Read::PieceAcross(e)
             | Read::PieceKind(e)
             | Read::SeatPiece(e)
             | Read::ItemField(e, _)

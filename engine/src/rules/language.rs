@@ -183,6 +183,13 @@ pub const FIELDS: &[(&str, &[Entry])] = &[
                 "who.inside == none",
             ),
             entry(
+                "piece.across",
+                "space",
+                "For a piece standing between two spaces (`on_edge`), the other one: `piece.space` is \
+                 the one of lower id. `none` for a piece in a space. Read only: such pieces never move.",
+                "who.across == none",
+            ),
+            entry(
                 "piece.kind",
                 "piece kind",
                 "The piece's kind, compared with a quoted kind id.",
@@ -344,7 +351,7 @@ pub const FUNCTIONS: &[Entry] = &[
     entry(
         "pieces_at(space)",
         "number",
-        "How many pieces stand on the space, not counting those inside holders.",
+        "How many pieces stand on the space, not counting those inside holders or between two spaces.",
         "pieces_at(to) == 0",
     ),
     entry(
@@ -368,6 +375,19 @@ pub const FUNCTIONS: &[Entry] = &[
          when the item names none) and it holds fewer items than its kind's `max_items` — or the item \
          takes the slot of one it holds. `give` beyond these is an error of the rules.",
         "can_hold(who, \"bow\")",
+    ),
+    entry(
+        "touches(piece, space)",
+        "yes/no",
+        "Whether the piece stands on the space, or between it and a neighbour: a wall on a border \
+         touches both sides.",
+        "touches(who, to)",
+    ),
+    entry(
+        "piece_between(a, b)",
+        "piece",
+        "The first piece in play standing between two neighbouring spaces (in either order), or `none`.",
+        "piece_between(from, to) == none",
     ),
     entry("inside_count(holder)", "number", "How many pieces are inside the holder.", "inside_count(who) < 3"),
     entry(
@@ -605,7 +625,21 @@ pub const STATEMENTS: &[Entry] = &[
          new piece: `let pawn = place(\"pawn\", me, to)` names it for the rest of the effect.",
         "place(\"pawn\", me, to)",
     ),
-    only(Place::Effects, "remove(piece)", "", "Takes a piece out of the game.", "remove(who)"),
+    only(
+        Place::Effects,
+        "place_between(\"kind\", seat, a, b)",
+        "",
+        "Puts a new piece of a kind `on_edge` (a wall, a gate) between two neighbouring spaces, for \
+         a seat or for `none`; it never moves. As a value it is the new piece, as with `place`.",
+        "place_between(\"fence\", me, from, to)",
+    ),
+    only(
+        Place::Effects,
+        "remove(piece)",
+        "",
+        "Takes a piece out of the game, and the pieces inside it.",
+        "remove(who)",
+    ),
     only(
         Place::Effects,
         "give(piece, item)",

@@ -78,6 +78,12 @@ pub struct PieceKindInfo {
     /// The kinds it holds, each with the most of that kind inside at once; every kind that
     /// holds nothing itself when empty.
     pub holds: Vec<(u16, u32)>,
+    /// Whether its pieces stand between two neighbouring spaces (`on_edge`).
+    pub on_edge: bool,
+    /// The wall terrain it stands for on walks, for a kind `on_edge` with a `wall`.
+    pub wall: Option<u16>,
+    /// Who crosses it, when it is a wall.
+    pub passes: crate::defs::Passes,
     /// Indexes into [`Ruleset::tags`].
     pub tags: Vec<u16>,
 }

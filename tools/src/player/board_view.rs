@@ -10,7 +10,7 @@ use egui::epaint::Mesh;
 use egui::{Align2, Color32, FontId, Pos2, Rect, RichText, Sense, Shape, Stroke, Vec2, pos2, vec2};
 use meeple_engine::board::{Board, BoardSpec, LabelSpec, OffsetKind, Topology};
 use meeple_engine::game::GameState;
-use meeple_engine::game::state::{NO_PIECE, NO_SEAT};
+use meeple_engine::game::state::{NO_PIECE, NO_SEAT, NO_SPACE};
 use meeple_engine::rules::Ruleset;
 
 use super::describe;
@@ -612,6 +612,10 @@ impl BoardView {
             if !piece.alive || piece.inside != NO_PIECE || (piece.space as usize) >= state.board.space_count() {
                 continue;
             }
+            if piece.across != NO_SPACE {
+                self.draw_piece_between(&painter, &geometry, &visible, &to_screen, rules, state, id as u32, &held);
+                continue;
+            }
             let Some(center) = geometry.center(piece.space) else { continue };
             if !visible.contains(center) {
                 continue;
@@ -843,6 +847,62 @@ impl BoardView {
     }
 }
 
+impl BoardView {
+    /// A piece standing between two spaces (a wall built in play): a bar across the border in
+    /// its owner's colour, with its kind's symbol, and a badge for what it holds.
+    #[allow(clippy::too_many_arguments)]
+    fn draw_piece_between(
+        &self,
+        painter: &egui::Painter,
+        geometry: &Geometry,
+        visible: &Rect,
+        to_screen: &dyn Fn(Pos2) -> Pos2,
+        rules: &Ruleset,
+        state: &GameState,
+        id: u32,
+        held: &HashMap<u32, u32>,
+    ) {
+        let piece = &state.pieces[id as usize];
+        let (Some(a), Some(b)) = (geometry.center(piece.space), geometry.center(piece.across)) else { return };
+        let middle = a + (b - a) * 0.5;
+        if !visible.contains(middle) {
+            return;
+        }
+        // Across the border: half a cell each way on a grid, a bar across the link on nodes.
+        let half = if geometry.kind == CellKind::Node { geometry.node_radius * 0.6 } else { 0.45 };
+        let across = (b - a).normalized().rot90() * half;
+        let (from, to) = (to_screen(middle - across), to_screen(middle + across));
+        let color = if piece.owner == NO_SEAT {
+            Color32::from_gray(220)
+        } else {
+            describe::seat_color(rules, state, piece.owner)
+        };
+        let width = (self.zoom * 0.22).clamp(3.0, 12.0);
+        painter.line_segment([from, to], Stroke::new(width + 2.0, Color32::BLACK));
+        painter.line_segment([from, to], Stroke::new(width, color));
+        let at = to_screen(middle);
+        if let Some(kind) = rules.piece_kinds.get(piece.kind as usize)
+            && self.zoom >= 20.0
+        {
+            let symbol: String = kind.symbol.chars().take(2).collect();
+            painter.circle(at, width * 0.9, color, Stroke::new(1.0, Color32::BLACK));
+            painter.text(at, Align2::CENTER_CENTER, symbol, FontId::proportional(width * 1.1), Color32::BLACK);
+        }
+        if let Some(count) = held.get(&id) {
+            let badge = at + (to - from).normalized() * (width * 1.6);
+            let size = (width * 0.7).max(6.0);
+            painter.circle(badge, size, Color32::from_gray(30), Stroke::new(1.0, Color32::WHITE));
+            painter.text(
+                badge,
+                Align2::CENTER_CENTER,
+                count.to_string(),
+                FontId::proportional((size * 1.3).min(18.0)),
+                Color32::WHITE,
+            );
+        }
+    }
+}
+
 /// A convex polygon (a cell) added to a mesh as a triangle fan.
 fn add_polygon(mesh: &mut Mesh, center: Pos2, corners: &[Vec2], zoom: f32, color: Color32) {
     let base = mesh.vertices.len() as u32;
@@ -902,7 +962,7 @@ pub fn space_tooltip(ui: &mut egui::Ui, rules: &Ruleset, state: &GameState, spac
     }
     // Pieces standing on the space; what is inside a holder is listed with it.
     for (id, piece) in state.pieces.iter().enumerate() {
-        if piece.alive && piece.space == space && piece.inside == NO_PIECE {
+        if piece.alive && (piece.space == space || piece.across == space) && piece.inside == NO_PIECE {
             ui.separator();
             ui.label(describe::piece(rules, state, id as u32));
             for line in super::panels::piece_lines(rules, state, id as u32) {

@@ -148,6 +148,9 @@ pub fn piece(rules: &Ruleset, state: &GameState, piece: u32) -> String {
     if p.inside != meeple_engine::game::state::NO_PIECE {
         who = format!("{who} in {}", piece_name(rules, state, p.inside));
     }
+    if p.across != meeple_engine::game::state::NO_SPACE {
+        return format!("{who} between {} and {}", space(state, p.space), space(state, p.across));
+    }
     if (p.space as usize) < state.owners.len() { format!("{who} at {}", space(state, p.space)) } else { who }
 }
 
@@ -217,6 +220,9 @@ pub fn event(rules: &Ruleset, state: &GameState, event: &Event) -> Option<String
                 return None;
             }
             format!("  {} {}: {to} (was {from})", piece(rules, state, *p), info.label.to_lowercase())
+        }
+        Event::PiecePlacedBetween { piece: p, space: a, across: b, .. } => {
+            format!("  {} is built between {} and {}", piece_name(rules, state, *p), space(state, *a), space(state, *b))
         }
         Event::PieceInsideChanged { piece: p, from, to } => match (from, to) {
             (_, Some(holder)) => {
