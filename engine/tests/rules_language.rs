@@ -93,6 +93,11 @@ when = "{card_when}"
 effect = ["{card_effect}"]
 preview = { example = "{card_preview}" }
 
+[actions.hike]
+label = "Hike"
+params = [{ name = "dest", kind = "space", reachable_from = "space('A00')", steps = "2" }]
+effect = ["{walk_effect}"]
+
 [end]
 win = "seat.number == 99"
 "#;
@@ -107,7 +112,22 @@ fn mod_with(place: Place, example: &str) -> String {
     let (mut when, mut roll, mut effect, mut preview) = ("true", "1d6", "bonus += 0", "1");
     // Not the filler of `try`, which some tests replace.
     let (mut card_when, mut card_effect, mut card_preview) = ("true", "bonus -= 0", "1");
-    let about_a_card = example.split(|c: char| !c.is_alphanumeric() && c != '_').any(|word| word == "card");
+    let mut walk_effect = "bonus -= 0";
+    let about = |name: &str| example.split(|c: char| !c.is_alphanumeric() && c != '_').any(|word| word == name);
+    let about_a_card = about("card");
+    if place == Place::Effects && about("dest") {
+        // About a walk's destination: in the action `hike`, whose parameter it is.
+        walk_effect = &quoted;
+        return EXAMPLE_MOD
+            .replace("{when}", when)
+            .replace("{roll}", roll)
+            .replace("{effect}", effect)
+            .replace("{preview}", preview)
+            .replace("{card_when}", card_when)
+            .replace("{card_effect}", card_effect)
+            .replace("{card_preview}", card_preview)
+            .replace("{walk_effect}", walk_effect);
+    }
     match (place, about_a_card) {
         (Place::Anywhere, false) => when = &quoted,
         (Place::Anywhere, true) => card_when = &quoted,
@@ -125,6 +145,7 @@ fn mod_with(place: Place, example: &str) -> String {
         .replace("{card_when}", card_when)
         .replace("{card_effect}", card_effect)
         .replace("{card_preview}", card_preview)
+        .replace("{walk_effect}", walk_effect)
 }
 
 fn load_example(place: Place, example: &str) -> Result<std::sync::Arc<meeple_engine::rules::Ruleset>, String> {

@@ -110,3 +110,42 @@ fn a_diagonal_step_cuts_no_wall_corner() {
     let far_side = format!("{}, {}", wall("B00", "B01"), wall("A01", "B01"));
     assert_eq!(one_step_from_a00(&far_side), ["A01", "B00"], "an L closing B01 in");
 }
+
+/// The fixture `trek`: a bridge priced by `enter_cost`, a walk that `stops` on an enemy's
+/// square, and `walk_spent` read by the effects after the walker has moved.
+#[test]
+fn walks_priced_by_the_board_stop_at_enemies_and_say_what_they_spent() {
+    let rules = common::fixture("trek");
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/trek/tests/trek.lua");
+    let results = meeple_engine::scenario::run_mod_tests(&rules, &[file], &[], None);
+    assert_eq!(results.len(), 3);
+    for result in &results {
+        assert!(result.failure.is_none(), "{}: {:?}", result.name, result.failure);
+    }
+}
+
+/// `walk_spent` names a walk parameter and is read in effects only; `enter_cost` and `stops`
+/// are about a walk. Each mistake is refused where written.
+#[test]
+fn walk_keys_and_walk_spent_are_checked_where_written() {
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/trek");
+    let data = std::fs::read_to_string(folder.join("data.toml"))
+        .unwrap()
+        .replace("\"who.mp -= walk_spent(to)\"", "\"who.mp -= walk_spent(too)\"")
+        .replace(
+            "[actions.bridge]\nlabel = \"Bridge\"\nparams = [{ name = \"at\", kind = \"space\",",
+            "[actions.bridge]\nlabel = \"Bridge\"\nwhen = \"walk_spent(at) > 0\"\nparams = [{ name = \"at\", kind = \"space\", stops = \"true\",",
+        );
+    let manifest = std::fs::read(folder.join("mod.toml")).unwrap();
+    let written = write_mod("trek", &[("mod.toml", &manifest), ("data.toml", data.as_bytes())]);
+    let problems: Vec<String> = common::problems(&written).iter().map(|p| p.to_string()).collect();
+    std::fs::remove_dir_all(&written).ok();
+    let problems = problems.join("\n");
+    for expected in [
+        "[actions.hike] key `effect[1]`: `too` is not a parameter filled by a walk (`reachable_from`); did you mean `to`?",
+        "[actions.bridge] key `when`: `walk_spent` is about a parameter filled by a walk (`reachable_from`), and this action has none",
+        "[actions.bridge.params[0]] key `stops`: `stops` is about a `reachable_from` walk",
+    ] {
+        assert!(problems.contains(expected), "missing {expected:?} in:\n{problems}");
+    }
+}

@@ -832,6 +832,18 @@ pub struct ParamDef {
     /// `move_cost` is paid. A walker that is `none` or gone reaches nothing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub walker: Option<String>,
+    /// *Expression* about `space` and `cost`: what a `reachable_from` walk pays to enter
+    /// `space`, in place of `cost` — the walker's or the terrain's price for it, or -1 where it
+    /// cannot enter. Below 0: it cannot enter. A bridge that makes water cost 1, a cleared path
+    /// through a forest: `"space.bridge > 0 ? 1 : cost"`. Walls on the way are paid on top. Read
+    /// once per space before the walk, with the earlier parameters known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enter_cost: Option<String>,
+    /// *Expression* about `space`: a `reachable_from` walk may end on a space where it holds but
+    /// never goes on from it (the walk's start excepted) — a space held by the enemy, a zone of
+    /// control. Read once per space before the walk, with the earlier parameters known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stops: Option<String>,
     /// *Expression* for a piece: for `held` parameters, the piece whose items are candidates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub held_by: Option<String>,

@@ -1169,26 +1169,37 @@ impl Walk {
         Some(Walk { kinds: Some(kinds), walls: built_walls(rules, state, walking.owner) })
     }
 
-    /// What the walk pays to step onto `space` over `edge`: the space terrain's `move_cost` (at
-    /// least 1), or the most any of its kinds pays for that terrain; plus, when a wall (river,
-    /// fence) lies on the edge, the wall terrain's `move_cost`, and the price of each wall built
-    /// there. `None` when the space (for any of the kinds) or a wall cannot be passed.
+    /// What the walk pays to step onto `space` over `edge`: what entering costs ([`Walk::enter`])
+    /// plus what crossing the edge costs ([`Walk::cross`]); `None` when either cannot be done.
     pub(crate) fn step(&self, rules: &Ruleset, state: &GameState, space: u32, edge: u32) -> Option<u32> {
+        Some(self.enter(rules, state, space)? + self.cross(rules, state, edge)?)
+    }
+
+    /// What entering `space` costs: its terrain's `move_cost` (at least 1), or the most any of
+    /// the walk's kinds pays for that terrain; `None` where the terrain (for any of the kinds)
+    /// cannot be entered.
+    pub(crate) fn enter(&self, rules: &Ruleset, state: &GameState, space: u32) -> Option<u32> {
         let terrain = state.board.space(space).terrain as usize;
-        let enter = match &self.kinds {
+        match &self.kinds {
             Some(kinds) => {
                 let mut most = 0;
                 for &kind in kinds {
                     let costs = &rules.piece_kinds.get(kind as usize)?.move_costs;
                     most = most.max(costs.get(terrain).copied().flatten()?);
                 }
-                most
+                Some(most)
             }
             None => {
                 let info = rules.terrain.get(terrain)?;
-                info.passable.then_some(info.move_cost.max(1))?
+                info.passable.then_some(info.move_cost.max(1))
             }
-        };
+        }
+    }
+
+    /// What crossing `edge` costs on top of entering: the `move_cost` of the wall drawn on the
+    /// board there (river, fence) and of each wall built there; `None` when one cannot be
+    /// crossed.
+    pub(crate) fn cross(&self, rules: &Ruleset, state: &GameState, edge: u32) -> Option<u32> {
         let board_wall = match state.board.get_edge(edge).and_then(|e| e.wall) {
             None => 0,
             Some(wall) => {
@@ -1200,7 +1211,7 @@ impl Walk {
             Ok(i) => self.walls[i].1?,
             Err(_) => 0,
         };
-        Some(enter + board_wall + built)
+        Some(board_wall + built)
     }
 
     /// What tells this walk's prices apart from others' in the walk fields a scratch keeps:

@@ -10,7 +10,7 @@ use super::{ActionError, Engine, RuleError};
 use crate::board::Scratch;
 use crate::defs::ParamKind;
 use crate::rules::ir::{Expr, Value, held_of_arg};
-use crate::rules::{ActionRule, FastFilter, ParamRule, ParamSource, Ruleset};
+use crate::rules::{ActionRule, FastFilter, ParamRule, ParamSource, Ruleset, Walkway};
 
 /// Numbers a `number` parameter may offer at most, so a huge range cannot flood the list.
 const MAX_NUMBER_CHOICES: i64 = 1000;
@@ -402,8 +402,8 @@ fn enumerate<S: Sink>(
                 }
             }
         }
-        ParamSource::Reachable(from, steps, exact, through, walker) => {
-            let reached = reachable(cx, from, steps, *exact, through.as_ref(), walker.as_ref(), frame);
+        ParamSource::Reachable(walkway) => {
+            let reached = reachable(cx, walkway, frame);
             if !charge(reached.len()) {
                 return true;
             }
@@ -451,45 +451,70 @@ fn enumerate<S: Sink>(
     false
 }
 
-/// The spaces a walk from `from` reaches for at most `steps` movement points, with their costs,
-/// by space id: each step costs the entered terrain's `move_cost`, or what the walker's kind
-/// pays for it; impassable terrain is never entered.
-fn reachable(
-    cx: &mut ReadCx,
-    from: &Expr,
-    steps: &Expr,
-    exact: bool,
-    through: Option<&(u16, Expr)>,
-    walker: Option<&Expr>,
-    frame: &[Value],
-) -> Vec<(u32, u32)> {
-    let Some(start) = slot_or_eval(cx, from, frame).as_space() else { return Vec::new() };
-    let walker = walker.map(|walker| slot_or_eval(cx, walker, frame));
+/// The spaces a walk reaches for at most (or exactly) its `steps` movement points, with their
+/// costs, by space id: each step costs what entering the space costs (the terrain's
+/// `move_cost`, what the walker's kinds pay, or the walk's `enter_cost`) plus the walls crossed;
+/// impassable terrain is never entered, and the walk goes on from no space where it `stops`.
+pub(crate) fn reachable(cx: &mut ReadCx, walkway: &Walkway, frame: &[Value]) -> Vec<(u32, u32)> {
+    let Some(start) = slot_or_eval(cx, &walkway.from, frame).as_space() else { return Vec::new() };
+    let walker = walkway.walker.as_ref().map(|walker| slot_or_eval(cx, walker, frame));
     // A walker that is none or gone walks nowhere: nothing is reached.
     let Some(walk) = eval::Walk::of(cx.rules, cx.state, walker) else { return Vec::new() };
-    let budget = eval::eval(cx, steps, frame).map(Value::as_int).unwrap_or(0).clamp(0, i64::from(u32::MAX)) as u32;
-    // Which spaces the walk may enter, read once per space (an error enters nothing).
-    let enterable: Option<Vec<bool>> = through.map(|(slot, condition)| {
-        let mut frame = frame.to_vec();
-        frame.resize(frame.len().max(*slot as usize + 1), Value::Nil);
-        cx.state
-            .board
-            .space_ids()
-            .map(|space| {
-                frame[*slot as usize] = Value::Space(space);
-                eval::eval(cx, condition, &frame).is_ok_and(|v| v.as_bool())
-            })
-            .collect()
-    });
+    let budget =
+        eval::eval(cx, &walkway.steps, frame).map(Value::as_int).unwrap_or(0).clamp(0, i64::from(u32::MAX)) as u32;
+    // The conditions about each space are read once per space before the walk, with `space`
+    // (and `cost`) bound in a copy of the frame; an error reads as "no".
+    let reads_spaces = walkway.through.is_some() || walkway.stops.is_some() || walkway.enter_cost.is_some();
+    let mut scratch_frame = if reads_spaces { frame.to_vec() } else { Vec::new() };
+    let mut per_space = |cx: &mut ReadCx, slot: u16, read: &mut dyn FnMut(&mut ReadCx, &mut Vec<Value>, u32)| {
+        scratch_frame.resize(scratch_frame.len().max(slot as usize + 2), Value::Nil);
+        for space in cx.state.board.space_ids() {
+            scratch_frame[slot as usize] = Value::Space(space);
+            read(cx, &mut scratch_frame, space);
+        }
+    };
+    let mut enterable: Option<Vec<bool>> = None;
+    if let Some((slot, condition)) = &walkway.through {
+        let mut may = Vec::with_capacity(cx.state.board.space_count());
+        per_space(cx, *slot, &mut |cx, frame, _| may.push(eval::eval(cx, condition, frame).is_ok_and(|v| v.as_bool())));
+        enterable = Some(may);
+    }
+    let mut stops: Option<Vec<bool>> = None;
+    if let Some((slot, condition)) = &walkway.stops {
+        let mut stop = Vec::with_capacity(cx.state.board.space_count());
+        per_space(cx, *slot, &mut |cx, frame, _| {
+            stop.push(eval::eval(cx, condition, frame).is_ok_and(|v| v.as_bool()))
+        });
+        stops = Some(stop);
+    }
+    // What entering each space costs: the walk's own price, or what `enter_cost` makes of it.
     let (rules, state) = (cx.rules, cx.state);
+    let mut entering: Option<Vec<Option<u32>>> = None;
+    if let Some((slot, price)) = &walkway.enter_cost {
+        let mut priced: Vec<Option<u32>> =
+            state.board.space_ids().map(|space| walk.enter(rules, state, space)).collect();
+        per_space(cx, *slot, &mut |cx, frame, space| {
+            let cost = priced[space as usize].map_or(-1, i64::from);
+            frame[*slot as usize + 1] = Value::Int(cost);
+            let price = eval::eval(cx, price, frame).map(Value::as_int).unwrap_or(-1);
+            priced[space as usize] = (price >= 0).then(|| price.min(i64::from(u32::MAX)) as u32);
+        });
+        entering = Some(priced);
+    }
     let mut out = Vec::new();
-    let cost = |_, to: u32, edge| {
-        if enterable.as_ref().is_some_and(|may| !may[to as usize]) {
+    let cost = |from: u32, to: u32, edge| {
+        if enterable.as_ref().is_some_and(|may| !may[to as usize])
+            || (from != start && stops.as_ref().is_some_and(|stop| stop[from as usize]))
+        {
             return None;
         }
-        walk.step(rules, state, to, edge)
+        let enter = match &entering {
+            Some(priced) => priced[to as usize]?,
+            None => walk.enter(rules, state, to)?,
+        };
+        Some(enter + walk.cross(rules, state, edge)?)
     };
-    if exact {
+    if walkway.exact {
         // Every step tried is work of the listing: on an open grid the walks of exactly n steps
         // grow as 3^n.
         state.board.reachable_exactly(start, budget, cost, &mut out, || {
@@ -500,6 +525,26 @@ fn reachable(
         state.board.reachable(start, budget, cost, cx.scratch, &mut out);
     }
     out
+}
+
+/// Fills the hidden slots where the effects find what each walk parameter's walk spends
+/// (`walk_spent`): the cost of the cheapest walk to the chosen space, worked out before any
+/// effect runs; -1 when the walk does not reach it.
+pub(crate) fn fill_walks_spent(cx: &mut ReadCx, rule: &ActionRule, frame: &mut [Value]) {
+    for (i, param) in rule.params.iter().enumerate() {
+        let ParamSource::Reachable(walkway) = &param.source else { continue };
+        let Some(slot) = walkway.spent_slot else { continue };
+        let chosen = frame.get(1 + i).and_then(|v| v.as_space());
+        let spent = match chosen {
+            Some(to) => {
+                reachable(cx, walkway, frame).iter().find(|&&(space, _)| space == to).map_or(-1, |&(_, c)| i64::from(c))
+            }
+            None => -1,
+        };
+        if let Some(place) = frame.get_mut(slot as usize) {
+            *place = Value::Int(spent);
+        }
+    }
 }
 
 /// Lists an action of the shape [`ActionRule::is_owned_then_neighbor`]: the same actions in the
@@ -860,10 +905,8 @@ fn check_params_from(
                 let high = eval::eval(cx, max, frame).map(Value::as_int).unwrap_or(-1);
                 (low..=high.min(low.saturating_add(MAX_NUMBER_CHOICES - 1))).contains(&arg)
             }
-            ParamSource::Reachable(from, steps, exact, through, walker) => {
-                reachable(cx, from, steps, *exact, through.as_ref(), walker.as_ref(), frame)
-                    .iter()
-                    .any(|&(space, _)| i64::from(space) == arg)
+            ParamSource::Reachable(walkway) => {
+                reachable(cx, walkway, frame).iter().any(|&(space, _)| i64::from(space) == arg)
             }
             ParamSource::Items => true,
             ParamSource::Hand(holder, deck) => {

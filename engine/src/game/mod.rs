@@ -606,6 +606,7 @@ impl Engine {
                 let result = self.with_cx(state, events, |cx| {
                     let rule = &cx.rules.actions[index as usize];
                     legal::fill_frame(&mut frame, rule, seat, action);
+                    fill_walks_spent(cx, rule, &mut frame);
                     if let Some(pending) = cx.state.turn.pending.take() {
                         // The second step: the dice were rolled in the first.
                         for (i, roll) in pending.rolls.into_iter().enumerate() {
@@ -750,6 +751,7 @@ impl Engine {
         let result = self.with_cx(state, events, |cx| {
             let rule = &cx.rules.actions[index as usize];
             legal::fill_frame(&mut frame, rule, seat, action);
+            fill_walks_spent(cx, rule, &mut frame);
             for (i, (name, expr)) in rule.rolls.iter().enumerate() {
                 cx.roll_name = if cx.events.enabled() { Some(name.clone()) } else { None };
                 let value = eval::eval(cx, expr, &frame)
@@ -977,6 +979,18 @@ impl Engine {
             self.apply_as(&mut state, *seat, action, events).map_err(|error| ReplayError::Action { index, error })?;
         }
         Ok(state)
+    }
+}
+
+/// [`legal::fill_walks_spent`] in the middle of a change: read before any effect runs.
+fn fill_walks_spent(cx: &mut WriteCx, rule: &crate::rules::ActionRule, frame: &mut [Value]) {
+    let reads = rule
+        .params
+        .iter()
+        .any(|p| matches!(&p.source, crate::rules::ParamSource::Reachable(w) if w.spent_slot.is_some()));
+    if reads {
+        let mut read = eval::ReadCx { rules: cx.rules, state: cx.state, scratch: cx.scratch, odds: None, hooks: None };
+        legal::fill_walks_spent(&mut read, rule, frame);
     }
 }
 

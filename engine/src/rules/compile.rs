@@ -84,6 +84,7 @@ pub fn compile_partial(
         compiling: Vec::new(),
         offer_sites: Vec::new(),
         walks_with_walker: false,
+        walks_spent_read: Vec::new(),
     };
     let mut ruleset = c.ruleset(manifest, &data, hooks);
     if !c.walks_with_walker {
@@ -319,6 +320,17 @@ struct Scope {
     hook: Option<HookUse>,
     /// The action compiled has a `success`, which a bare `chance` is the probability of.
     has_success: bool,
+    /// The action's walk parameters, with the hidden slots of what their walks spend.
+    walks: Vec<WalkSlot>,
+}
+
+/// A walk parameter of the action being compiled, and the hidden slot `walk_spent` reads.
+#[derive(Clone, Debug)]
+struct WalkSlot {
+    name: String,
+    /// Its place among the action's parameters (`params`, then `after_roll`).
+    param: usize,
+    slot: u16,
 }
 
 impl Scope {
@@ -332,6 +344,7 @@ impl Scope {
             fallible: false,
             hook: None,
             has_success: false,
+            walks: Vec::new(),
         };
         scope.push("me", Type::Seat, true);
         scope
@@ -370,6 +383,8 @@ struct Compiler<'a> {
     /// Whether any walk names its walker (a parameter's `walker`, `walk_distance`'s third
     /// argument): pieces' `move_costs` are read by no other walk.
     walks_with_walker: bool,
+    /// The hidden slots of walk parameters whose `walk_spent` the action being compiled reads.
+    walks_spent_read: Vec<u16>,
 }
 
 /// Where an `offer(…)` is written, and how many parameters it gives.
@@ -1060,6 +1075,17 @@ impl Compiler<'_> {
         // an action's arguments stay contiguous; their names become visible only once the rolls
         // are compiled, since the rolls are made before they are chosen.
         let after_slots: Vec<u16> = def.after_roll.iter().map(|_| scope.push("", Type::Nil, true)).collect();
+        // A hidden slot for what each walk parameter's walk spends (`walk_spent`), filled before
+        // the effects run when they read it.
+        scope.walks = def
+            .params
+            .iter()
+            .chain(&def.after_roll)
+            .enumerate()
+            .filter(|(_, param)| param.reachable_from.is_some())
+            .map(|(i, param)| WalkSlot { name: param.name.clone(), param: i, slot: scope.push("", Type::Int, true) })
+            .collect();
+        let mut spent_read = std::mem::take(&mut self.walks_spent_read);
         if params.len() + after_slots.len() > 4 {
             self.problem(None, "an action has at most 4 parameters (`params` and `after_roll` together)", None);
         }
@@ -1155,6 +1181,16 @@ impl Compiler<'_> {
             .map_or(0, |i| i + 1) as u8;
         let fallible = scope.fallible || decline_scope.fallible;
         let frame = scope.frame.max(decline_scope.frame);
+        // The walks whose spending the effects read get their slot filled.
+        std::mem::swap(&mut spent_read, &mut self.walks_spent_read);
+        for walk in &scope.walks {
+            if spent_read.contains(&walk.slot)
+                && let Some(crate::rules::ParamRule { source: ParamSource::Reachable(walkway), .. }) =
+                    params.get_mut(walk.param)
+            {
+                walkway.spent_slot = Some(walk.slot);
+            }
+        }
 
         // Previews and scores see the parameters, and the rolls only as odds.
         let mut odds_scope = params_scope.clone();
@@ -1281,8 +1317,12 @@ impl Compiler<'_> {
         if def.through.is_some() && def.reachable_from.is_none() {
             self.key("through", |c| c.problem(None, "`through` is about a `reachable_from` walk", None));
         }
-        if def.walker.is_some() && def.reachable_from.is_none() {
-            self.key("walker", |c| c.problem(None, "`walker` is about a `reachable_from` walk", None));
+        for (key, given) in
+            [("walker", def.walker.is_some()), ("enter_cost", def.enter_cost.is_some()), ("stops", def.stops.is_some())]
+        {
+            if given && def.reachable_from.is_none() {
+                self.key(key, |c| c.problem(None, format!("`{key}` is about a `reachable_from` walk"), None));
+            }
         }
         // A source that fails to compile (already reported) still binds the name, so later uses
         // of it are not reported as unknown too.
@@ -1296,16 +1336,28 @@ impl Compiler<'_> {
                     (None, None, Some(from), Some(steps)) => {
                         let from = space_expr(self, "reachable_from", from, scope);
                         let steps = self.key("steps", |c| c.typed(steps, scope, Some(Type::Int)).map(|(e, _)| e));
-                        let through = def.through.as_ref().map(|through| {
+                        // Each is about a `space` of its own, bound for it alone (`enter_cost`
+                        // also to its `cost`), in slots the parameter takes over afterwards.
+                        let mut about_space = |c: &mut Self, key: &str, text: &String, ty: Type, with_cost: bool| {
                             let visible = scope.visible;
                             let slot = scope.push("space", Type::Space, true);
-                            let condition =
-                                self.key("through", |c| c.typed(through, scope, Some(Type::Bool)).map(|(e, _)| e));
+                            if with_cost {
+                                scope.push("cost", Type::Int, true);
+                            }
+                            let compiled = c.key(key, |c| c.typed(text, scope, Some(ty)).map(|(e, _)| e));
                             scope.visible = visible;
-                            condition.map(|condition| (slot, condition))
-                        });
-                        let through = match through {
-                            Some(compiled) => Some(compiled?),
+                            compiled.map(|expr| (slot, expr))
+                        };
+                        let through = match def.through.as_ref() {
+                            Some(text) => Some(about_space(self, "through", text, Type::Bool, false)?),
+                            None => None,
+                        };
+                        let enter_cost = match def.enter_cost.as_ref() {
+                            Some(text) => Some(about_space(self, "enter_cost", text, Type::Int, true)?),
+                            None => None,
+                        };
+                        let stops = match def.stops.as_ref() {
+                            Some(text) => Some(about_space(self, "stops", text, Type::Bool, false)?),
                             None => None,
                         };
                         let walker = match &def.walker {
@@ -1315,7 +1367,16 @@ impl Compiler<'_> {
                             }
                             None => None,
                         };
-                        ParamSource::Reachable(from?, steps?, def.exact_steps, through, walker)
+                        ParamSource::Reachable(Box::new(crate::rules::Walkway {
+                            from: from?,
+                            steps: steps?,
+                            exact: def.exact_steps,
+                            through,
+                            walker,
+                            enter_cost,
+                            stops,
+                            spent_slot: None,
+                        }))
                     }
                     _ => ParamSource::AllSpaces,
                 },
@@ -3155,6 +3216,41 @@ impl Compiler<'_> {
                 let (piece, _) = self.expect_type(&args[0], scope, Type::Piece)?;
                 let (item, _) = self.expect_type(&args[1], scope, Type::Id(IdKind::Item))?;
                 Some((Expr::Call(Func::CanHold, vec![piece, item]), Type::Bool))
+            }
+            "walk_spent" => {
+                // `walk_spent(to)`: what the walk to the chosen space spends, found before the
+                // effects run (so moving pieces first does not change it).
+                if !arity(self, 1) {
+                    return None;
+                }
+                let AstKind::Name(param) = &args[0].kind else {
+                    self.problem(
+                        Some(args[0].span),
+                        "`walk_spent` takes the name of a `reachable_from` parameter",
+                        None,
+                    );
+                    return None;
+                };
+                let Some(walk) = scope.walks.iter().find(|w| &w.name == param).cloned() else {
+                    let walks: Vec<String> = scope.walks.iter().map(|w| w.name.clone()).collect();
+                    let message = if walks.is_empty() {
+                        "`walk_spent` is about a parameter filled by a walk (`reachable_from`), and this action has none"
+                            .to_string()
+                    } else {
+                        format!("`{param}` is not a parameter filled by a walk (`reachable_from`)")
+                    };
+                    self.problem(Some(args[0].span), message, did_you_mean(param, walks.iter().map(String::as_str)));
+                    return None;
+                };
+                if !scope.allow.dice {
+                    let message = refusal(scope, "`walk_spent`", "`walk_spent` is known only in effects");
+                    self.problem(Some(name_span), message, None);
+                    return None;
+                }
+                if !self.walks_spent_read.contains(&walk.slot) {
+                    self.walks_spent_read.push(walk.slot);
+                }
+                Some((Expr::Slot(walk.slot), Type::Int))
             }
             "touches" => {
                 if !arity(self, 2) {

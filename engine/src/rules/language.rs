@@ -42,7 +42,8 @@ pub struct Entry {
     pub gives: &'static str,
     pub doc: &'static str,
     /// A complete expression or statement using it, written against the example mod of
-    /// `engine/tests/rules_language.rs` (params `from`, `to`, `who`, `weapon`; space counter
+    /// `engine/tests/rules_language.rs` (params `from`, `to`, `who`, `weapon`, and `dest` of a
+    /// walk in another action; space counter
     /// `dice`; resource `gold`; stat `health`; var `bonus`; …).
     pub example: &'static str,
     pub place: Place,
@@ -316,6 +317,15 @@ pub const FUNCTIONS: &[Entry] = &[
          `walk_distance(a, b, walker)` prices the walk for that piece: its kind's `move_costs`, or, \
          for a holder with pieces inside, the most any kind inside pays.",
         "walk_distance(from, to, who) <= who.health",
+    ),
+    only(
+        Place::Effects,
+        "walk_spent(param)",
+        "number",
+        "For a parameter filled by a walk (`reachable_from`), the movement points the cheapest walk \
+         to the chosen space spends — with the walk's `walker`, `enter_cost` and walls — found before \
+         the effects run, so moving pieces first does not change it; -1 if it does not reach it.",
+        "bonus = walk_spent(dest)",
     ),
     entry(
         "line_of_sight(a, b)",

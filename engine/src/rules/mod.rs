@@ -190,6 +190,27 @@ pub struct HookUse {
     pub through: Vec<String>,
 }
 
+/// A walk a space parameter's candidates are reached by (`reachable_from`): the spaces it
+/// reaches from `from` for at most `steps` movement points, or exactly that many.
+#[derive(Clone, Debug)]
+pub struct Walkway {
+    pub from: Expr,
+    pub steps: Expr,
+    /// `exact_steps`: the walk spends exactly `steps`.
+    pub exact: bool,
+    /// `through`: the condition, and the slot its `space` is bound to.
+    pub through: Option<(u16, Expr)>,
+    /// `walker`: the piece whose kinds price the walk.
+    pub walker: Option<Expr>,
+    /// `enter_cost`: the price of entering, with the slot of its `space`; its `cost` is the
+    /// slot after.
+    pub enter_cost: Option<(u16, Expr)>,
+    /// `stops`: where the walk may end but not go on, and the slot of its `space`.
+    pub stops: Option<(u16, Expr)>,
+    /// The hidden slot where the effects find `walk_spent(…)` of this parameter, when they ask.
+    pub spent_slot: Option<u16>,
+}
+
 /// Where a parameter's candidates come from.
 #[derive(Clone, Debug)]
 pub enum ParamSource {
@@ -205,14 +226,8 @@ pub enum ParamSource {
     AllPieces,
     /// Pieces owned by the seat the expression gives.
     PiecesOwnedBy(Expr),
-    /// Spaces a walk from the first space reaches for at most the second expression's
-    /// movement points (terrain move costs; impassable terrain excluded).
-    /// Spaces a walk from the first reaches for at most the second's movement points, or for
-    /// exactly that many when the flag is set (`exact_steps`).
-    /// From, steps, exactly, and the `through` condition with the slot its `space` is bound to.
-    /// A walk: from, steps, exactly that many, the `through` condition (with the slot of its
-    /// `space`), the walker.
-    Reachable(Expr, Expr, bool, Option<(u16, Expr)>, Option<Expr>),
+    /// The spaces a walk reaches ([`Walkway`]).
+    Reachable(Box<Walkway>),
     /// Every item kind.
     Items,
     /// The items the piece the expression gives holds.
