@@ -143,7 +143,7 @@ fn walk_keys_and_walk_spent_are_checked_where_written() {
     let problems = problems.join("\n");
     for expected in [
         "[actions.hike] key `effect[1]`: `too` is not a parameter filled by a walk (`reachable_from`); did you mean `to`?",
-        "[actions.bridge] key `when`: `walk_spent` is about a parameter filled by a walk (`reachable_from`), and this action has none",
+        "[actions.bridge] key `when`: `walk_spent` is known only in effects",
         "[actions.bridge.params[0]] key `stops`: `stops` is about a `reachable_from` walk",
     ] {
         assert!(problems.contains(expected), "missing {expected:?} in:\n{problems}");

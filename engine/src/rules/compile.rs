@@ -1075,16 +1075,6 @@ impl Compiler<'_> {
         // an action's arguments stay contiguous; their names become visible only once the rolls
         // are compiled, since the rolls are made before they are chosen.
         let after_slots: Vec<u16> = def.after_roll.iter().map(|_| scope.push("", Type::Nil, true)).collect();
-        // A hidden slot for what each walk parameter's walk spends (`walk_spent`), filled before
-        // the effects run when they read it.
-        scope.walks = def
-            .params
-            .iter()
-            .chain(&def.after_roll)
-            .enumerate()
-            .filter(|(_, param)| param.reachable_from.is_some())
-            .map(|(i, param)| WalkSlot { name: param.name.clone(), param: i, slot: scope.push("", Type::Int, true) })
-            .collect();
         let mut spent_read = std::mem::take(&mut self.walks_spent_read);
         if params.len() + after_slots.len() > 4 {
             self.problem(None, "an action has at most 4 parameters (`params` and `after_roll` together)", None);
@@ -1141,6 +1131,16 @@ impl Compiler<'_> {
                 })
             }
         });
+        // A hidden slot for what each walk parameter's walk spends (`walk_spent`), filled before
+        // the effects run when they read it: after the rolls, which follow the parameters.
+        scope.walks = def
+            .params
+            .iter()
+            .chain(&def.after_roll)
+            .enumerate()
+            .filter(|(_, param)| param.reachable_from.is_some())
+            .map(|(i, param)| WalkSlot { name: param.name.clone(), param: i, slot: scope.push("", Type::Int, true) })
+            .collect();
         let on_roll = self.key("on_roll", |c| c.effect_list(&def.on_roll, &mut scope));
         scope.allow.dice = false;
         // The choices after the roll are listed like parameters, without running Lua.
@@ -3231,6 +3231,11 @@ impl Compiler<'_> {
                     );
                     return None;
                 };
+                if !scope.allow.dice {
+                    let message = refusal(scope, "`walk_spent`", "`walk_spent` is known only in effects");
+                    self.problem(Some(name_span), message, None);
+                    return None;
+                }
                 let Some(walk) = scope.walks.iter().find(|w| &w.name == param).cloned() else {
                     let walks: Vec<String> = scope.walks.iter().map(|w| w.name.clone()).collect();
                     let message = if walks.is_empty() {
@@ -3242,11 +3247,6 @@ impl Compiler<'_> {
                     self.problem(Some(args[0].span), message, did_you_mean(param, walks.iter().map(String::as_str)));
                     return None;
                 };
-                if !scope.allow.dice {
-                    let message = refusal(scope, "`walk_spent`", "`walk_spent` is known only in effects");
-                    self.problem(Some(name_span), message, None);
-                    return None;
-                }
                 if !self.walks_spent_read.contains(&walk.slot) {
                     self.walks_spent_read.push(walk.slot);
                 }
