@@ -93,6 +93,12 @@ when = "{card_when}"
 effect = ["{card_effect}"]
 preview = { example = "{card_preview}" }
 
+[actions.drift]
+label = "Drift"
+automatic = true
+params = [{ name = "who", kind = "piece" }, { name = "to", kind = "space", adjacent_to = "who.space" }]
+effect = ["who.space = to"]
+
 [actions.hike]
 label = "Hike"
 params = [{ name = "dest", kind = "space", reachable_from = "space('A00')", steps = "2" }]

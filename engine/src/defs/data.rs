@@ -674,6 +674,14 @@ pub struct ActionDef {
     /// `params`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub after_roll: Vec<ParamDef>,
+    /// `true`: an action nobody chooses. No phase lists it and no seat is offered it: an effect
+    /// performs it with `perform("id", …)`, giving its first parameters, and the engine
+    /// chooses the rest by the action's `ai.score` — the best-scoring legal completion, ties
+    /// drawn from the game's random stream, none below `ai.min` — for pieces that act on
+    /// their own: a wandering beast, a rogue band. It may not be a `response` or have
+    /// `after_roll` choices. See [How a game runs](how-a-game-runs.md#actions-nobody-chooses).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub automatic: bool,
     /// `true`: a response, taken out of turn. No phase lists it: an effect offers it to a seat
     /// with `offer("id", seat, …)`, giving its first parameters, and that seat takes it (choosing
     /// the rest) or passes, declining, before anyone else acts — an ambush called when an enemy

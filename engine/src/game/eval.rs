@@ -1734,6 +1734,14 @@ fn run_proc(cx: &mut WriteCx, proc: Proc, args: &[Expr], frame: &mut Vec<Value>)
             }
             changes::offer(cx.state, cx.events, seat, action, given);
         }
+        Proc::Perform(action) => {
+            // `args[0]` stands for the quoted action id.
+            let mut given = Vec::with_capacity(args.len() - 1);
+            for arg in &args[1..] {
+                given.push(super::legal::value_arg(eval(cx, arg, frame)?));
+            }
+            super::perform(cx, action, &given)?;
+        }
         Proc::RevealValue(label) => {
             let seat = frame.first().and_then(|v| v.as_seat()).unwrap_or(cx.state.turn.seat);
             let value = eval(cx, &args[1], frame)?.as_int();

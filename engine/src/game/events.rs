@@ -28,6 +28,12 @@ pub enum Event {
         seat: u8,
         action: Action,
     },
+    /// The rules performed an automatic action (`perform`) on the turn of `seat`, choosing its
+    /// parameters by its score.
+    Performed {
+        seat: u8,
+        action: Action,
+    },
     /// A seat answered a sealed offer (`sealed = true`): its answer is kept unopened. The
     /// others see that it answered, not what (`answer` is `None` in their view), nor whether it
     /// passed; of a repeated offer they see only the closing answer (`done`), so not how many

@@ -286,6 +286,19 @@ fn finish_candidate<S: Sink>(
     out.take(Action { kind: ActionKind::Rule(index), args })
 }
 
+/// Lists into `out` the legal completions of `rule` (one taken in one step) whose first `given`
+/// parameters are bound in `frame`: the choices `perform` chooses among.
+pub(crate) fn complete(
+    cx: &mut ReadCx,
+    rule: &ActionRule,
+    index: u16,
+    given: usize,
+    frame: &mut [Value],
+    out: &mut Vec<Action>,
+) {
+    enumerate(cx, rule, index, given.min(rule.params.len()), rule.params.len(), frame, out);
+}
+
 /// Lists the actions of `rule` whose parameters from `depth` up to `end` (the end of the step)
 /// are still to choose. Returns `true` when the sink asked to stop, so every loop above can
 /// stop at once.

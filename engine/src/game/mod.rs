@@ -197,6 +197,8 @@ pub(crate) struct WriteCx<'a> {
     pub secret_to: Option<u8>,
     pub flow: Flow,
     pub quiet_end: &'a mut flow::QuietEnd,
+    /// How many `perform(…)`s are running inside one another.
+    pub performing: u8,
 }
 
 /// Runs games of one ruleset on one thread. Holds the Lua state of the mod's hooks (created
@@ -828,6 +830,7 @@ impl Engine {
             secret_to: None,
             flow: Flow::default(),
             quiet_end: &mut self.quiet_end,
+            performing: 0,
         };
         let result = f(&mut cx);
         self.faces = std::mem::take(&mut cx.faces);
@@ -980,6 +983,101 @@ impl Engine {
         }
         Ok(state)
     }
+}
+
+/// The most `perform(…)`s that run inside one another: an automatic action whose effects
+/// perform another, and so on.
+pub const MAX_PERFORM_DEPTH: u8 = 8;
+
+/// `perform("id", given…)`: the automatic action `index` with its first parameters given, the
+/// rest chosen by the rules on the turn of the seat to move: of its legal completions, the one
+/// with the highest `ai.score` (none below `ai.min`), ties drawn from the game's random stream
+/// (every completion ties when it has no score). Nothing happens when none is legal. Its rolls
+/// and effects run as part of the effect that performs it: no budget is used and no
+/// `after_action` trigger fires.
+pub(crate) fn perform(cx: &mut WriteCx, index: u16, given: &[i64]) -> Result<(), RuleError> {
+    let rules = cx.rules;
+    let rule = &rules.actions[index as usize];
+    if cx.performing >= MAX_PERFORM_DEPTH {
+        return Err(RuleError::new(format!(
+            "`perform(\"{}\")` runs inside {MAX_PERFORM_DEPTH} others: automatic actions perform one another \
+             at most {MAX_PERFORM_DEPTH} deep",
+            rule.id
+        )));
+    }
+    let seat = cx.state.turn.seat;
+    let mut prefix = Action { kind: ActionKind::Rule(index), args: [0; MAX_PARAMS] };
+    prefix.args[..given.len()].copy_from_slice(given);
+    let mut frame = legal::bind_frame(rule, seat, &prefix);
+    let mut found: Vec<Action> = Vec::new();
+    {
+        let _work = eval::ListingWork::begin();
+        let mut read = eval::ReadCx { rules, state: cx.state, scratch: cx.scratch, odds: None, hooks: None };
+        legal::complete(&mut read, rule, index, given.len(), &mut frame, &mut found);
+        if eval::ListingWork::exceeded() {
+            return Err(eval::ListingWork::exceeded_error().context(rules, &format!("actions.{}", rule.id)));
+        }
+    }
+    let mut best: Vec<Action> = Vec::new();
+    match &rule.ai_score {
+        None => best = found,
+        Some(score) => {
+            let mut cache = odds::OddsCache::default();
+            let mut best_score = f64::NEG_INFINITY;
+            for action in found {
+                legal::fill_frame(&mut frame, rule, seat, &action);
+                let mut odds_cx = odds::OddsCx::new(&mut cache, index);
+                let hooks = cx.hooks.as_deref_mut();
+                let mut read =
+                    eval::ReadCx { rules, state: cx.state, scratch: cx.scratch, odds: Some(&mut odds_cx), hooks };
+                let value = eval::eval(&mut read, score, &frame)
+                    .map_err(|e| e.context(rules, &format!("actions.{}.ai.score", rule.id)))?
+                    .as_num();
+                if value.is_nan() || rule.ai_min.is_some_and(|min| value < min) {
+                    continue;
+                }
+                if value > best_score {
+                    best_score = value;
+                    best.clear();
+                }
+                if value == best_score {
+                    best.push(action);
+                }
+            }
+        }
+    }
+    let chosen = match best.len() {
+        0 => return Ok(()),
+        1 => best[0],
+        ties => best[cx.state.rng.range_inclusive(0, ties as i64 - 1) as usize],
+    };
+    cx.events.push_with(|| Event::Performed { seat, action: chosen });
+    legal::fill_frame(&mut frame, rule, seat, &chosen);
+    fill_walks_spent(cx, rule, &mut frame);
+    cx.performing += 1;
+    let result = (|| {
+        for (i, (name, expr)) in rule.rolls.iter().enumerate() {
+            cx.roll_name = if cx.events.enabled() { Some(name.clone()) } else { None };
+            let value = eval::eval(cx, expr, &frame)
+                .map_err(|e| e.context(rules, &format!("actions.{}.rolls.{name}", rule.id)))?;
+            frame[rule.roll_slot(i) as usize] = value;
+            cx.roll_name = None;
+            flow::fire_rolled(cx, name, value.as_int(), seat)?;
+        }
+        cx.roll_name = None;
+        eval::exec(cx, &rule.on_roll, &mut frame)
+            .map_err(|e| e.context(rules, &format!("actions.{}.on_roll", rule.id)))?;
+        if let Some(success) = &rule.success {
+            let ok = eval::eval_bool(cx, success, &frame)
+                .map_err(|e| e.context(rules, &format!("actions.{}.success", rule.id)))?;
+            cx.events.push_with(|| Event::Decided { success: ok });
+            let (branch, key) = if ok { (&rule.on_success, "on_success") } else { (&rule.on_failure, "on_failure") };
+            eval::exec(cx, branch, &mut frame).map_err(|e| e.context(rules, &format!("actions.{}.{key}", rule.id)))?;
+        }
+        eval::exec(cx, &rule.effect, &mut frame).map_err(|e| e.context(rules, &format!("actions.{}.effect", rule.id)))
+    })();
+    cx.performing -= 1;
+    result
 }
 
 /// [`legal::fill_walks_spent`] in the middle of a change: read before any effect runs.

@@ -56,12 +56,13 @@ pub fn event_json(rules: &Ruleset, state: &GameState, event: &Event) -> Json {
         }
         Event::PhaseStarted { phase } => json!({ "event": "phase_started", "phase": rules.phases[*phase as usize].id }),
         Event::TurnEnded { seat: s } => json!({ "event": "turn_ended", "seat": seat(*s) }),
-        Event::Acted { seat: s, action } => {
+        Event::Acted { seat: s, action } | Event::Performed { seat: s, action } => {
             let mut record = to_record(rules, state, *s, action);
             super::record::label_held_items(rules, state, &mut record);
             let mut value = serde_json::to_value(record).unwrap_or(Json::Null);
             if let Json::Object(map) = &mut value {
-                map.insert("event".into(), json!("acted"));
+                let name = if matches!(event, Event::Performed { .. }) { "performed" } else { "acted" };
+                map.insert("event".into(), json!(name));
             }
             value
         }

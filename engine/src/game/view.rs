@@ -212,21 +212,14 @@ impl Event {
             // others learn what became of it from the events that move it (a discard is public,
             // a card given is not).
             Event::Acted { seat: actor, action } if *actor != seat => {
-                let crate::game::ActionKind::Rule(index) = action.kind else { return Some(self.clone()) };
-                let mut shown = *action;
-                let params = rules.actions.get(index as usize).map_or(&[][..], |rule| rule.params.as_slice());
-                for (arg, param) in shown.args.iter_mut().zip(params) {
-                    let public = |card: i64| {
-                        rules.decks.iter().any(|deck| !deck.hidden && deck.cards.iter().any(|&c| i64::from(c) == card))
-                    };
-                    if param.kind == crate::defs::ParamKind::Card && *arg != super::action::NOT_CHOSEN && !public(*arg)
-                    {
-                        *arg = i64::from(UNKNOWN_CARD);
-                    }
-                }
-                Some(Event::Acted { seat: *actor, action: shown })
+                Some(Event::Acted { seat: *actor, action: cards_hidden(rules, action) })
             }
             Event::Acted { .. } => Some(self.clone()),
+            // An action the rules performed, on the turn of `seat`: the same.
+            Event::Performed { seat: on_turn, action } if *on_turn != seat => {
+                Some(Event::Performed { seat: *on_turn, action: cards_hidden(rules, action) })
+            }
+            Event::Performed { .. } => Some(self.clone()),
             // A sealed answer is its seat's: the others see that it answered.
             Event::Sealed { seat: answerer, action, done, .. } if *answerer != seat => {
                 done.then_some(Event::Sealed { seat: *answerer, action: *action, answer: None, done: true })
@@ -292,4 +285,20 @@ impl Event {
 fn knows_card(rules: &Ruleset, deck: u16, seen: u64, viewer: u8) -> bool {
     let open = rules.decks.get(deck as usize).is_some_and(|d| !d.hidden);
     open || seen == super::state::EVERY_SEAT || (viewer < 64 && seen & (1 << viewer) != 0)
+}
+
+/// An action as the seats other than its actor see it: a card it names from a hidden deck is
+/// unknown to them.
+fn cards_hidden(rules: &Ruleset, action: &crate::game::Action) -> crate::game::Action {
+    let crate::game::ActionKind::Rule(index) = action.kind else { return *action };
+    let mut shown = *action;
+    let params = rules.actions.get(index as usize).map_or(&[][..], |rule| rule.params.as_slice());
+    for (arg, param) in shown.args.iter_mut().zip(params) {
+        let public =
+            |card: i64| rules.decks.iter().any(|deck| !deck.hidden && deck.cards.iter().any(|&c| i64::from(c) == card));
+        if param.kind == crate::defs::ParamKind::Card && *arg != super::action::NOT_CHOSEN && !public(*arg) {
+            *arg = i64::from(UNKNOWN_CARD);
+        }
+    }
+    shown
 }

@@ -1096,6 +1096,19 @@ impl Compiler<'_> {
                 )
             });
         }
+        if def.automatic {
+            for (key, given) in [("response", def.response), ("after_roll", !def.after_roll.is_empty())] {
+                if given {
+                    self.key(key, |c| {
+                        c.problem(
+                            None,
+                            format!("an automatic action is performed in one go: it takes no `{key}`"),
+                            None,
+                        )
+                    });
+                }
+            }
+        }
         if def.response && !def.after_roll.is_empty() {
             self.key("after_roll", |c| {
                 c.problem(
@@ -1266,6 +1279,7 @@ impl Compiler<'_> {
             frame: frame.max(odds_scope.frame).max(chosen_scope.frame) as u16,
             fallible,
             response: def.response,
+            automatic: def.automatic,
             may_decline: def.may_decline,
             on_decline,
             decline_reads,
@@ -1464,15 +1478,7 @@ impl Compiler<'_> {
                 self.key(key, |c| c.problem(None, format!("`{key}` is only for `card` parameters"), None));
             }
         }
-        let ty = match def.kind {
-            ParamKind::Space => Type::Space,
-            ParamKind::Seat => Type::Seat,
-            ParamKind::Piece => Type::Piece,
-            ParamKind::Number => Type::Int,
-            ParamKind::Item => Type::Id(IdKind::Item),
-            ParamKind::Held => Type::Held,
-            ParamKind::Card => Type::Id(IdKind::Card),
-        };
+        let ty = param_type(def.kind);
         let slot = match bind {
             Some(slot) => {
                 let info = &mut scope.slots[slot as usize];
@@ -1497,9 +1503,15 @@ impl Compiler<'_> {
     /// The phases of a list (the turn's, or an interlude's, whose ids must differ from
     /// `earlier`'s); an empty turn list is one phase offering every action.
     fn phase_list(&mut self, data: &ModData, list: &[PhaseDef], earlier: &[&str]) -> Vec<PhaseRule> {
-        // Responses are offered by `offer(…)`, never taken in a phase.
-        let all: Vec<u16> =
-            data.actions.values().enumerate().filter(|(_, def)| !def.response).map(|(i, _)| i as u16).collect();
+        // Responses are offered by `offer(…)` and automatic actions performed by `perform(…)`,
+        // never taken in a phase.
+        let all: Vec<u16> = data
+            .actions
+            .values()
+            .enumerate()
+            .filter(|(_, def)| !def.response && !def.automatic)
+            .map(|(i, _)| i as u16)
+            .collect();
         if list.is_empty() {
             return vec![PhaseRule {
                 id: "main".into(),
@@ -1542,6 +1554,18 @@ impl Compiler<'_> {
                                                 format!(
                                                     "`{name}` is a response (`response = true`): an effect offers it \
                                                      with `offer(\"{name}\", seat, …)`; no phase lists it"
+                                                ),
+                                                None,
+                                            )
+                                        });
+                                    }
+                                    Some(_) if data.actions.get(name).is_some_and(|def| def.automatic) => {
+                                        c.index(j, |c| {
+                                            c.problem(
+                                                None,
+                                                format!(
+                                                    "`{name}` is automatic (`automatic = true`): an effect performs it \
+                                                     with `perform(\"{name}\", …)`; no phase lists it"
                                                 ),
                                                 None,
                                             )
@@ -2299,6 +2323,46 @@ impl Compiler<'_> {
                 };
                 (Proc::Refund(slot), vec![Type::Text, Type::Int])
             }
+            "perform" => {
+                let Some(first) = args.first() else {
+                    let message = "`perform` takes a quoted automatic action, then its first parameters: \
+                                   perform(\"prowl\", beast)";
+                    self.problem(Some(name_span), message, None);
+                    return Some(None);
+                };
+                let AstKind::Str(id) = &first.kind else {
+                    self.problem(Some(first.span), "the first argument of `perform` is a quoted action id", None);
+                    return Some(None);
+                };
+                let Some(index) = index_of(&self.names.actions, id) else {
+                    let actions = self.names.actions.clone();
+                    self.unknown(Some(first.span), "action", id, &actions);
+                    return Some(None);
+                };
+                let def = &self.data.actions[index as usize];
+                if !def.automatic {
+                    let message = format!(
+                        "`{id}` is not automatic: only an action with `automatic = true` is performed by the rules"
+                    );
+                    self.problem(Some(first.span), message, None);
+                    return Some(None);
+                }
+                let given = args.len() - 1;
+                if given > def.params.len() {
+                    let message = format!(
+                        "`perform` gives at most {} parameter{} of `{id}`, not {given}",
+                        def.params.len(),
+                        plural(def.params.len())
+                    );
+                    self.problem(Some(name_span), message, None);
+                    return Some(None);
+                }
+                let mut expected = vec![Type::Text];
+                expected.extend(def.params[..given].iter().map(|param| param_type(param.kind)));
+                // What it does can fail like any effect: it runs on a snapshot.
+                scope.fallible = true;
+                (Proc::Perform(index), expected)
+            }
             "offer" => {
                 let Some(first) = args.first() else {
                     self.problem(
@@ -2338,15 +2402,7 @@ impl Compiler<'_> {
                 }
                 self.offer_sites.push(OfferSite { action: index, given, path: self.path.clone(), span: name_span });
                 let mut expected = vec![Type::Text, Type::Seat];
-                expected.extend(def.params[..given].iter().map(|param| match param.kind {
-                    ParamKind::Space => Type::Space,
-                    ParamKind::Seat => Type::Seat,
-                    ParamKind::Piece => Type::Piece,
-                    ParamKind::Number => Type::Int,
-                    ParamKind::Item => Type::Id(IdKind::Item),
-                    ParamKind::Held => Type::Held,
-                    ParamKind::Card => Type::Id(IdKind::Card),
-                }));
+                expected.extend(def.params[..given].iter().map(|param| param_type(param.kind)));
                 (Proc::Offer(index), expected)
             }
             // Without the seat to show them to, to every seat.
@@ -3708,6 +3764,19 @@ fn refusal(scope: &Scope, what: &str, otherwise: &str) -> String {
     match scope.allow.no_dice_because {
         Some(reason) => format!("{what} cannot be used in a formula: {reason}"),
         None => otherwise.to_string(),
+    }
+}
+
+/// The type of a parameter's values in expressions.
+fn param_type(kind: ParamKind) -> Type {
+    match kind {
+        ParamKind::Space => Type::Space,
+        ParamKind::Seat => Type::Seat,
+        ParamKind::Piece => Type::Piece,
+        ParamKind::Number => Type::Int,
+        ParamKind::Item => Type::Id(IdKind::Item),
+        ParamKind::Held => Type::Held,
+        ParamKind::Card => Type::Id(IdKind::Card),
     }
 }
 

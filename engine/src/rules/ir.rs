@@ -667,6 +667,9 @@ pub enum Proc {
     /// Offers a seat the response action (by index), with its first parameters given: the seat
     /// takes it or declines before anyone else acts. Arguments: the seat, then the parameters.
     Offer(u16),
+    /// Performs the automatic action (by index), with its first parameters given; the engine
+    /// chooses the rest by the action's score. Arguments: the parameters.
+    Perform(u16),
 }
 
 impl Expr {

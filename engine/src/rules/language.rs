@@ -637,6 +637,17 @@ pub const STATEMENTS: &[Entry] = &[
     ),
     only(
         Place::Effects,
+        "perform(\"action\", …)",
+        "",
+        "Performs an automatic action (`automatic = true`), giving its first parameters: the rules \
+         choose the rest, on the turn of the seat to move — the legal completion with the highest \
+         `ai.score` (none below `ai.min`), ties drawn from the game's random stream. Nothing happens \
+         when none is legal. Its effects run as part of this effect: no budget is used, no \
+         `after_action` trigger fires.",
+        "perform(\"drift\", who)",
+    ),
+    only(
+        Place::Effects,
         "place_between(\"kind\", seat, a, b)",
         "",
         "Puts a new piece of a kind `on_edge` (a wall, a gate) between two neighbouring spaces, for \

@@ -314,6 +314,8 @@ pub struct ActionRule {
     pub fallible: bool,
     /// A response: offered to a seat by `offer(…)`, never listed in a phase.
     pub response: bool,
+    /// Performed by `perform(…)`, chosen by its score; never listed in a phase.
+    pub automatic: bool,
     /// For a response: whether passing declines it (else answering it is compulsory).
     pub may_decline: bool,
     /// For a response: the effect of declining it, which sees the offered parameters.

@@ -175,6 +175,8 @@ pub fn event(rules: &Ruleset, state: &GameState, event: &Event) -> Option<String
         Event::Acted { seat: who, action } => {
             format!("{}: {}", seat(state, *who), super::session::action_text(rules, state, action))
         }
+        // Nobody chose it: the rules did, on this seat's turn.
+        Event::Performed { action, .. } => format!("  {}", super::session::action_text(rules, state, action)),
         // In a view that may not see them the faces are empty: only how many were rolled.
         Event::SecretRolled { seat: who, dice, faces, value, .. } => {
             if faces.is_empty() {

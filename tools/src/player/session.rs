@@ -288,8 +288,9 @@ impl Session {
             entries.push(MenuEntry { kind: ActionKind::Pass, label: "Decline".into(), unavailable, description: None });
             return entries;
         }
-        // Responses are only ever offered out of turn (above).
-        for (index, rule) in rules.actions.iter().enumerate().filter(|(_, rule)| !rule.response) {
+        // Responses are only ever offered out of turn (above), and automatic actions performed
+        // by the rules.
+        for (index, rule) in rules.actions.iter().enumerate().filter(|(_, rule)| !rule.response && !rule.automatic) {
             let unavailable = self.engine.unavailable_reason(&self.state, &self.legal, index as u16);
             entries.push(MenuEntry {
                 kind: ActionKind::Rule(index as u16),
