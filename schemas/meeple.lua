@@ -484,6 +484,32 @@ function game.roll(count, sides) end
 ---@return integer value # a number from `low` to `high`, both included
 function game.random(low, high) end
 
+---A new list of the same values in a random order, drawn from the game's stream one swap at a time, each as `game.random(1, i)` draws (so `g:force_random` and worked-out odds see them): for the last place a draw among all, then among one fewer, and so on.
+---
+---*Changes the game*: refused where the game can only be read.
+---
+---```lua
+---local order = game.shuffle(game.contents(wagon))
+---```
+---@param list any[] # the values
+---@return any[] shuffled # the same values, in a random order
+function game.shuffle(list) end
+
+---Spreads a larger group over a smaller one as evenly as can be, at random: for each value of `items`, one of `onto`, every one of `onto` getting one before any gets two, and two before any gets three. Who meets whom is drawn as `game.shuffle` draws: `onto` shuffled, then the order of `items`. The pairing rule of many battles (each attacker on one defender, all one-on-one before any two-on-one).
+---
+---*Changes the game*: refused where the game can only be read.
+---
+---```lua
+---local targets = game.spread(attackers, defenders)
+---for i, unit in ipairs(attackers) do
+---  strike(unit, targets[i])
+---end
+---```
+---@param items any[] # the values to spread
+---@param onto any[] # what they are spread over (not empty)
+---@return any[] targets # for each value of `items`, in its order, the value of `onto` it went to
+function game.spread(items, onto) end
+
 ---Adds a line to the game's log: the values, separated by spaces. It works where the game can only be read too, but nothing is shown then.
 ---
 ---```lua

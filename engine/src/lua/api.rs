@@ -89,6 +89,54 @@ fn piece_arg(cell: &HookCell, value: &LuaValue, what: &str) -> LuaResult<usize> 
     }
 }
 
+/// A whole number from `low` to `high` drawn as `game.random` draws it: from the draws of a
+/// hook whose odds are worked out, a scenario test's forced numbers, or the game's stream.
+fn draw_between(c: &mut HookCell, low: i64, high: i64, what: &str) -> LuaResult<i64> {
+    if let Some(draws) = c.draws.as_mut() {
+        // Working out odds: one draw among the numbers from `low` to `high` (none when
+        // `high <= low`, as in play).
+        if high <= low {
+            return Ok(low);
+        }
+        let span = high.checked_sub(low).and_then(|d| u32::try_from(d).ok()).and_then(|d| d.checked_add(1));
+        let Some(span) = span else {
+            return err(format!("{what}({low}, {high}): too many outcomes to work out odds over"));
+        };
+        let index = draws.draw(span).map_err(|e| mlua::Error::runtime(format!("{what}: {e}")))?;
+        return Ok(low + i64::from(index));
+    }
+    writable(c, what)?;
+    // A scenario test's forced numbers come first (`g:force_random`), as forced dice do.
+    match c.state.forced_random.front().copied() {
+        Some(forced) if low <= forced && forced <= high => {
+            c.state.forced_random.pop_front();
+            Ok(forced)
+        }
+        Some(forced) => {
+            err(format!("{what}({low}, {high}): the test forced {forced}, which is not between {low} and {high}"))
+        }
+        None => Ok(c.state.rng.range_inclusive(low, high)),
+    }
+}
+
+/// Shuffles in place, Fisher–Yates: for each place from the last down, a draw among the places
+/// up to it (`game.random(1, i)`), so forced numbers and worked-out odds see each swap.
+fn shuffle_in_place<T>(c: &mut HookCell, items: &mut [T], what: &str) -> LuaResult<()> {
+    for i in (1..items.len()).rev() {
+        let j = draw_between(c, 1, i as i64 + 1, what)? - 1;
+        items.swap(i, j as usize);
+    }
+    Ok(())
+}
+
+/// The values of a Lua list (its entries 1, 2, … up to the first nil).
+fn list_arg(value: &LuaValue, what: &str) -> LuaResult<Vec<LuaValue>> {
+    match value {
+        LuaValue::Table(table) => table.sequence_values::<LuaValue>().collect(),
+        other => err(format!("{what}: expected a list, got {}", show_value(other))),
+    }
+}
+
 fn int_arg(value: &LuaValue, what: &str) -> LuaResult<i64> {
     match value {
         LuaValue::Integer(n) => Ok(*n),
@@ -747,31 +795,40 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
     api!("random", |lua, a| without_reading(lua, |c| {
         let low = int_arg(&arg(&a, 0), "random")?;
         let high = int_arg(&arg(&a, 1), "random")?;
-        if let Some(draws) = c.draws.as_mut() {
-            // Working out odds: one draw among the numbers from `low` to `high` (none when
-            // `high <= low`, as in play).
-            if high <= low {
-                return one(lua, low);
-            }
-            let span = high.checked_sub(low).and_then(|d| u32::try_from(d).ok()).and_then(|d| d.checked_add(1));
-            let Some(span) = span else {
-                return err(format!("random({low}, {high}): too many outcomes to work out odds over"));
-            };
-            let index = draws.draw(span).map_err(|e| mlua::Error::runtime(format!("random: {e}")))?;
-            return one(lua, low + i64::from(index));
+        one(lua, draw_between(c, low, high, "random")?)
+    }));
+    api!("shuffle", |lua, a| without_reading(lua, |c| {
+        let mut items = list_arg(&arg(&a, 0), "shuffle")?;
+        // Each element costs as an instruction: a shuffle of a long list is work.
+        charge(lua, items.len() as u64, "game.shuffle")?;
+        shuffle_in_place(c, &mut items, "shuffle")?;
+        let out = lua.create_table()?;
+        for item in items {
+            out.push(item)?;
         }
-        writable(c, "random")?;
-        // A scenario test's forced numbers come first (`g:force_random`), as forced dice do.
-        match c.state.forced_random.front().copied() {
-            Some(forced) if low <= forced && forced <= high => {
-                c.state.forced_random.pop_front();
-                one(lua, forced)
-            }
-            Some(forced) => {
-                err(format!("random({low}, {high}): the test forced {forced}, which is not between {low} and {high}"))
-            }
-            None => one(lua, c.state.rng.range_inclusive(low, high)),
+        one(lua, out)
+    }));
+    api!("spread", |lua, a| without_reading(lua, |c| {
+        let items = list_arg(&arg(&a, 0), "spread")?;
+        let mut onto = list_arg(&arg(&a, 1), "spread")?;
+        charge(lua, (items.len() + onto.len()) as u64, "game.spread")?;
+        if onto.is_empty() && !items.is_empty() {
+            return err("spread: nothing to spread onto (the second list is empty)");
         }
+        // Who meets whom at random: the targets in a random order, then the items in one, dealt
+        // round: every target gets one before any gets two.
+        shuffle_in_place(c, &mut onto, "spread")?;
+        let mut order: Vec<usize> = (0..items.len()).collect();
+        shuffle_in_place(c, &mut order, "spread")?;
+        let mut dealt = vec![LuaValue::Nil; items.len()];
+        for (k, &i) in order.iter().enumerate() {
+            dealt[i] = onto[k % onto.len()].clone();
+        }
+        let out = lua.create_table()?;
+        for target in dealt {
+            out.push(target)?;
+        }
+        one(lua, out)
     }));
     lua.globals().raw_set("game", game)?;
 

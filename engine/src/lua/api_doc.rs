@@ -648,6 +648,30 @@ const GAME: ApiTable = ApiTable {
         .group(CHANGE)
         .changes(),
         func(
+            "shuffle",
+            "A new list of the same values in a random order, drawn from the game's stream one swap at \
+             a time, each as `game.random(1, i)` draws (so `g:force_random` and worked-out odds see \
+             them): for the last place a draw among all, then among one fewer, and so on.",
+        )
+        .params(&[p("list", "any[]", "the values")])
+        .returns(&[r("any[]", "shuffled", "the same values, in a random order")])
+        .example("local order = game.shuffle(game.contents(wagon))")
+        .group(CHANGE)
+        .changes(),
+        func(
+            "spread",
+            "Spreads a larger group over a smaller one as evenly as can be, at random: for each value of \
+             `items`, one of `onto`, every one of `onto` getting one before any gets two, and two \
+             before any gets three. Who meets whom is drawn as `game.shuffle` draws: `onto` shuffled, \
+             then the order of `items`. The pairing rule of many battles (each attacker on one \
+             defender, all one-on-one before any two-on-one).",
+        )
+        .params(&[p("items", "any[]", "the values to spread"), p("onto", "any[]", "what they are spread over (not empty)")])
+        .returns(&[r("any[]", "targets", "for each value of `items`, in its order, the value of `onto` it went to")])
+        .example("local targets = game.spread(attackers, defenders)\nfor i, unit in ipairs(attackers) do\n  strike(unit, targets[i])\nend")
+        .group(CHANGE)
+        .changes(),
+        func(
             "log",
             "Adds a line to the game's log: the values, separated by spaces. It works where the game \
              can only be read too, but nothing is shown then.",
