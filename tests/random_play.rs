@@ -133,6 +133,8 @@ struct PlayStats {
     probes: usize,
     probes_accepted: usize,
     finished: bool,
+    /// Where the game stood at the end: turn, round and phase.
+    stood: String,
 }
 
 /// The state's bytes as saved: what "unchanged" and "the same game" are measured by.
@@ -370,6 +372,14 @@ fn play_random_game(job: &GameJob) -> Result<PlayStats, String> {
         if choice.kind == ActionKind::Leave && !chooser.chance(5) {
             choice = legal[chooser.below(legal.len())];
         }
+        // A person ends a turn after some actions; a uniform choice among hundreds of moves (ten
+        // armies, each with dozens of ways) would almost never pass. One time in ten the seat
+        // passes when it may.
+        if chooser.chance(10)
+            && let Some(pass) = legal.iter().find(|a| a.kind == ActionKind::Pass)
+        {
+            choice = *pass;
+        }
         let seat = state.to_act();
         events.take();
         engine
@@ -397,6 +407,10 @@ fn play_random_game(job: &GameJob) -> Result<PlayStats, String> {
         }
     }
     stats.finished = state.is_over();
+    stats.stood = format!(
+        "turn {}, round {}, phase {}",
+        state.turn.number, state.turn.round, rules.phases[state.turn.phase as usize].id
+    );
     check_save(rules, &setup, &history, &state).map_err(|e| format!("at the end: {e}"))?;
     if let Some((from, mut copy)) = fork {
         let mut other = Engine::new(rules.clone()).map_err(|e| e.to_string())?;
@@ -533,7 +547,8 @@ fn games_with_a_short_turn_limit_end_by_it() {
             Some(found) => found,
             None => continue,
         };
-        let rules = load_mod_edited(&folder, &Default::default(), &Overlay::from([(path, text)]))
+        let overlay = Overlay::from([(path, text)]);
+        let rules = load_mod_edited(&folder, &Default::default(), &overlay)
             .unwrap_or_else(|p| panic!("{mod_id} with a turn limit of {limit} does not load: {p:?}"))
             .ruleset;
         for game in 0..games {
@@ -542,16 +557,16 @@ fn games_with_a_short_turn_limit_end_by_it() {
             // Enough actions for every turn to be a long one: the limit must come first.
             let max_steps = limit as usize * 200;
             // The map made for that many seats, as the setup screen would choose it.
-            let rules =
-                meeple_engine::options::rules_for_seats(&rules, &Default::default(), seats, &Default::default())
-                    .unwrap_or_else(|problems| panic!("{mod_id} with {seats} seats: {problems:?}"));
+            // (Loaded again with the edited limit: the map's choice reloads the mod.)
+            let rules = meeple_engine::options::rules_for_seats(&rules, &Default::default(), seats, &overlay)
+                .unwrap_or_else(|problems| panic!("{mod_id} with {seats} seats: {problems:?}"));
             jobs.push(GameJob { mod_id: mod_id.clone(), rules, seed, seats, max_steps });
         }
     }
     let failures = run_parallel(&jobs, |job| {
         let stats = play_random_game(job).map_err(|e| format!("{}: {e}", job.describe()))?;
         if !stats.finished {
-            return Err(format!("{}: not over after {} actions", job.describe(), stats.actions));
+            return Err(format!("{}: not over after {} actions ({})", job.describe(), stats.actions, stats.stood));
         }
         Ok(())
     });

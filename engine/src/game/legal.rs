@@ -475,57 +475,55 @@ pub(crate) fn reachable(cx: &mut ReadCx, walkway: &Walkway, frame: &[Value]) -> 
     let Some(walk) = eval::Walk::of(cx.rules, cx.state, walker) else { return Vec::new() };
     let budget =
         eval::eval(cx, &walkway.steps, frame).map(Value::as_int).unwrap_or(0).clamp(0, i64::from(u32::MAX)) as u32;
-    // The conditions about each space are read once per space before the walk, with `space`
-    // (and `cost`) bound in a copy of the frame; an error reads as "no".
-    let reads_spaces = walkway.through.is_some() || walkway.stops.is_some() || walkway.enter_cost.is_some();
-    let mut scratch_frame = if reads_spaces { frame.to_vec() } else { Vec::new() };
-    let mut per_space = |cx: &mut ReadCx, slot: u16, read: &mut dyn FnMut(&mut ReadCx, &mut Vec<Value>, u32)| {
-        scratch_frame.resize(scratch_frame.len().max(slot as usize + 2), Value::Nil);
-        for space in cx.state.board.space_ids() {
-            scratch_frame[slot as usize] = Value::Space(space);
-            read(cx, &mut scratch_frame, space);
-        }
-    };
-    let mut enterable: Option<Vec<bool>> = None;
-    if let Some((slot, condition)) = &walkway.through {
-        let mut may = Vec::with_capacity(cx.state.board.space_count());
-        per_space(cx, *slot, &mut |cx, frame, _| may.push(eval::eval(cx, condition, frame).is_ok_and(|v| v.as_bool())));
-        enterable = Some(may);
-    }
-    let mut stops: Option<Vec<bool>> = None;
-    if let Some((slot, condition)) = &walkway.stops {
-        let mut stop = Vec::with_capacity(cx.state.board.space_count());
-        per_space(cx, *slot, &mut |cx, frame, _| {
-            stop.push(eval::eval(cx, condition, frame).is_ok_and(|v| v.as_bool()))
-        });
-        stops = Some(stop);
-    }
-    // What entering each space costs: the walk's own price, or what `enter_cost` makes of it.
     let (rules, state) = (cx.rules, cx.state);
-    let mut entering: Option<Vec<Option<u32>>> = None;
-    if let Some((slot, price)) = &walkway.enter_cost {
-        let mut priced: Vec<Option<u32>> =
-            state.board.space_ids().map(|space| walk.enter(rules, state, space)).collect();
-        per_space(cx, *slot, &mut |cx, frame, space| {
-            let cost = priced[space as usize].map_or(-1, i64::from);
-            frame[*slot as usize + 1] = Value::Int(cost);
-            let price = eval::eval(cx, price, frame).map(Value::as_int).unwrap_or(-1);
-            priced[space as usize] = (price >= 0).then(|| price.min(i64::from(u32::MAX)) as u32);
-        });
-        entering = Some(priced);
-    }
     let mut out = Vec::new();
+    if walkway.through.is_none() && walkway.stops.is_none() && walkway.enter_cost.is_none() {
+        let cost = |_, to: u32, edge| walk.step(rules, state, to, edge);
+        walk_from(cx, start, budget, walkway.exact, cost, &mut out);
+        return out;
+    }
+    // The conditions about a space are read when the walk first comes to it, and kept: a walk
+    // of a few steps reads a few spaces, not the whole board. Each is read with `space` (and
+    // `cost`) bound in a copy of the frame; an error reads as "no".
+    let mut scratch_frame = frame.to_vec();
+    let size = [&walkway.through, &walkway.stops, &walkway.enter_cost]
+        .iter()
+        .filter_map(|about| about.as_ref().map(|(slot, _)| *slot as usize + 2))
+        .max()
+        .unwrap_or(0);
+    scratch_frame.resize(scratch_frame.len().max(size), Value::Nil);
+    let mut known: Vec<Option<SpaceReads>> = vec![None; state.board.space_count()];
+    // The walk keeps its own scratch, so the conditions read with the context's.
+    let mut walk_scratch = std::mem::take(&mut *cx.scratch);
+    let mut read = |cx: &mut ReadCx, space: u32| -> SpaceReads {
+        if let Some(reads) = known[space as usize] {
+            return reads;
+        }
+        let mut holds = |cx: &mut ReadCx, about: &Option<(u16, Expr)>, default: bool| match about {
+            Some((slot, condition)) => {
+                scratch_frame[*slot as usize] = Value::Space(space);
+                eval::eval(cx, condition, &scratch_frame).is_ok_and(|v| v.as_bool())
+            }
+            None => default,
+        };
+        let enterable = holds(cx, &walkway.through, true);
+        let stops = holds(cx, &walkway.stops, false);
+        let mut entering = walk.enter(rules, state, space);
+        if let Some((slot, price)) = &walkway.enter_cost {
+            scratch_frame[*slot as usize] = Value::Space(space);
+            scratch_frame[*slot as usize + 1] = Value::Int(entering.map_or(-1, i64::from));
+            let price = eval::eval(cx, price, &scratch_frame).map(Value::as_int).unwrap_or(-1);
+            entering = (price >= 0).then(|| price.min(i64::from(u32::MAX)) as u32);
+        }
+        let reads = SpaceReads { entering: if enterable { entering } else { None }, stops };
+        known[space as usize] = Some(reads);
+        reads
+    };
     let cost = |from: u32, to: u32, edge| {
-        if enterable.as_ref().is_some_and(|may| !may[to as usize])
-            || (from != start && stops.as_ref().is_some_and(|stop| stop[from as usize]))
-        {
+        if from != start && read(cx, from).stops {
             return None;
         }
-        let enter = match &entering {
-            Some(priced) => priced[to as usize]?,
-            None => walk.enter(rules, state, to)?,
-        };
-        Some(enter + walk.cross(rules, state, edge)?)
+        Some(read(cx, to).entering? + walk.cross(rules, state, edge)?)
     };
     if walkway.exact {
         // Every step tried is work of the listing: on an open grid the walks of exactly n steps
@@ -535,9 +533,40 @@ pub(crate) fn reachable(cx: &mut ReadCx, walkway: &Walkway, frame: &[Value]) -> 
             eval::ListingWork::charge(1)
         });
     } else {
-        state.board.reachable(start, budget, cost, cx.scratch, &mut out);
+        state.board.reachable(start, budget, cost, &mut walk_scratch, &mut out);
     }
+    *cx.scratch = walk_scratch;
     out
+}
+
+/// What a walk learns of a space when it first comes to it: what entering costs (`None`: it may
+/// not enter) and whether the walk stops there.
+#[derive(Clone, Copy)]
+struct SpaceReads {
+    entering: Option<u32>,
+    stops: bool,
+}
+
+/// A walk from `start` for at most (or, `exact`, exactly) `budget` points, each step priced by
+/// `cost(from, to, edge)`, into `out`.
+fn walk_from(
+    cx: &mut ReadCx,
+    start: u32,
+    budget: u32,
+    exact: bool,
+    cost: impl FnMut(u32, u32, u32) -> Option<u32>,
+    out: &mut Vec<(u32, u32)>,
+) {
+    if exact {
+        // Every step tried is work of the listing: on an open grid the walks of exactly n steps
+        // grow as 3^n.
+        cx.state.board.reachable_exactly(start, budget, cost, out, || {
+            eval::note_work(1);
+            eval::ListingWork::charge(1)
+        });
+    } else {
+        cx.state.board.reachable(start, budget, cost, cx.scratch, out);
+    }
 }
 
 /// Fills the hidden slots where the effects find what each walk parameter's walk spends
