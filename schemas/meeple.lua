@@ -194,6 +194,22 @@ function game.piece_space(piece) end
 ---@return integer? seat # the owner, or nil when nobody owns it
 function game.piece_owner(piece) end
 
+---Whether a piece is still in play (a piece removed keeps its id).
+---@param piece integer # a piece id, from 1
+---@return boolean alive # true while the piece is in play
+function game.alive(piece) end
+
+---The items a piece holds, in the order it holds them.
+---
+---```lua
+---for _, item in ipairs(game.items(piece)) do
+---  if item == "shield" then return true end
+---end
+---```
+---@param piece integer # a piece id, from 1
+---@return string[] items # item ids
+function game.items(piece) end
+
 ---The holder a piece is inside (a crate's wagon), as `piece.inside` in the rules.
 ---@param piece integer # a piece id, from 1
 ---@return integer? holder # the holder's piece id, or nil when the piece is inside nothing

@@ -380,6 +380,16 @@ pub(crate) fn install(lua: &Lua, registry: &Table) -> LuaResult<()> {
         let piece = piece_arg(c, &arg(&a, 0), "piece_owner")?;
         one(lua, seat_value(c.state.pieces[piece].owner))
     }));
+    api!("alive", |lua, a| with(lua, |c| {
+        let piece = piece_arg(c, &arg(&a, 0), "alive")?;
+        one(lua, c.state.pieces[piece].alive)
+    }));
+    api!("items", |lua, a| with(lua, |c| {
+        let piece = piece_arg(c, &arg(&a, 0), "items")?;
+        let ids: Vec<String> =
+            c.state.pieces[piece].items.iter().map(|held| c.rules.items[held.item as usize].id.clone()).collect();
+        one(lua, ids)
+    }));
     api!("inside", |lua, a| with(lua, |c| {
         let piece = piece_arg(c, &arg(&a, 0), "inside")?;
         let holder = c.state.pieces[piece].inside;

@@ -374,6 +374,15 @@ const GAME: ApiTable = ApiTable {
             .params(&[PIECE])
             .returns(&[r("integer?", "seat", "the owner, or nil when nobody owns it")])
             .group(READ),
+        func("alive", "Whether a piece is still in play (a piece removed keeps its id).")
+            .params(&[PIECE])
+            .returns(&[r("boolean", "alive", "true while the piece is in play")])
+            .group(READ),
+        func("items", "The items a piece holds, in the order it holds them.")
+            .params(&[PIECE])
+            .returns(&[r("string[]", "items", "item ids")])
+            .example("for _, item in ipairs(game.items(piece)) do\n  if item == \"shield\" then return true end\nend")
+            .group(READ),
         func("inside", "The holder a piece is inside (a crate's wagon), as `piece.inside` in the rules.")
             .params(&[PIECE])
             .returns(&[r("integer?", "holder", "the holder's piece id, or nil when the piece is inside nothing")])

@@ -53,9 +53,13 @@ function pay_upkeep(seat)
   local base = base_of(seat)
   local armies = {}
   for _, piece in ipairs(game.pieces()) do
-    if game.piece_kind(piece) == "army" and game.piece_owner(piece) == seat then
+    local kind = game.piece_kind(piece)
+    if game.piece_owner(piece) == seat and (kind == "army" or #game.contents(piece) > 0) and kind ~= "flag" then
       local far = base and game.distance(game.piece_space(piece), base) or 0
-      armies[#armies + 1] = { army = piece, owed = owed(piece), size = #game.contents(piece), far = far or 999 }
+      -- Units standing in a structure eat 1 each, whatever they ate before (a ranger cannot
+      -- hunt from a tower).
+      local due = kind == "army" and owed(piece) or #game.contents(piece)
+      armies[#armies + 1] = { army = piece, owed = due, size = #game.contents(piece), far = far or 999 }
     end
   end
   table.sort(armies, function(a, b)
@@ -81,7 +85,7 @@ function pay_upkeep(seat)
   for _, entry in ipairs(armies) do
     local short = entry.paid < entry.owed
     game.set_stat(entry.army, "starved", short and 1 or 0)
-    if short then
+    if short and game.piece_kind(entry.army) == "army" then
       local hits, outcomes = rogue_chance(entry.army, entry.owed, entry.paid)
       if hits > 0 and game.random(1, outcomes) <= hits then go_rogue(entry.army, seat) end
     end
