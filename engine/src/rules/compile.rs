@@ -2234,6 +2234,31 @@ impl Compiler<'_> {
         }
     }
 
+    /// The action a statement's first argument names in quotes (`offer("ambush", …)`), with that
+    /// argument; `None`, the problem reported, when it is missing, not quoted or unknown.
+    fn quoted_action<'x>(
+        &mut self,
+        name: &str,
+        name_span: Span,
+        args: &'x [Ast],
+        usage: &str,
+    ) -> Option<(u16, &'x Ast)> {
+        let Some(first) = args.first() else {
+            self.problem(Some(name_span), usage, None);
+            return None;
+        };
+        let AstKind::Str(id) = &first.kind else {
+            self.problem(Some(first.span), format!("the first argument of `{name}` is a quoted action id"), None);
+            return None;
+        };
+        let Some(index) = index_of(&self.names.actions, id) else {
+            let actions = self.names.actions.clone();
+            self.unknown(Some(first.span), "action", id, &actions);
+            return None;
+        };
+        Some((index, first))
+    }
+
     /// Whether `place` (`place_between`) is written for a kind that stands in a space (between
     /// two); otherwise a problem saying which to write.
     fn placed_where_it_stands(&mut self, name: &str, kind: &str, span: Span) -> bool {
@@ -2324,21 +2349,12 @@ impl Compiler<'_> {
                 (Proc::Refund(slot), vec![Type::Text, Type::Int])
             }
             "perform" => {
-                let Some(first) = args.first() else {
-                    let message = "`perform` takes a quoted automatic action, then its first parameters: \
-                                   perform(\"prowl\", beast)";
-                    self.problem(Some(name_span), message, None);
+                let usage = "`perform` takes a quoted automatic action, then its first parameters: \
+                             perform(\"prowl\", beast)";
+                let Some((index, first)) = self.quoted_action(name, name_span, args, usage) else {
                     return Some(None);
                 };
-                let AstKind::Str(id) = &first.kind else {
-                    self.problem(Some(first.span), "the first argument of `perform` is a quoted action id", None);
-                    return Some(None);
-                };
-                let Some(index) = index_of(&self.names.actions, id) else {
-                    let actions = self.names.actions.clone();
-                    self.unknown(Some(first.span), "action", id, &actions);
-                    return Some(None);
-                };
+                let id = self.names.actions[index as usize].clone();
                 let def = &self.data.actions[index as usize];
                 if !def.automatic {
                     let message = format!(
@@ -2364,24 +2380,12 @@ impl Compiler<'_> {
                 (Proc::Perform(index), expected)
             }
             "offer" => {
-                let Some(first) = args.first() else {
-                    self.problem(
-                        Some(name_span),
-                        "`offer` takes a quoted response action, the seat offered it, then its first parameters: \
-                         offer(\"ambush\", piece.owner, to)",
-                        None,
-                    );
+                let usage = "`offer` takes a quoted response action, the seat offered it, then its first parameters: \
+                             offer(\"ambush\", piece.owner, to)";
+                let Some((index, first)) = self.quoted_action(name, name_span, args, usage) else {
                     return Some(None);
                 };
-                let AstKind::Str(id) = &first.kind else {
-                    self.problem(Some(first.span), "the first argument of `offer` is a quoted action id", None);
-                    return Some(None);
-                };
-                let Some(index) = index_of(&self.names.actions, id) else {
-                    let actions = self.names.actions.clone();
-                    self.unknown(Some(first.span), "action", id, &actions);
-                    return Some(None);
-                };
+                let id = self.names.actions[index as usize].clone();
                 let def = &self.data.actions[index as usize];
                 if !def.response {
                     let message = format!(
