@@ -9,7 +9,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{fixture, legal, load_data, new_game};
+use common::{fixture, load_data, new_game};
 use meeple_engine::game::state::NO_SPACE;
 use meeple_engine::game::{Action, Event, Events};
 
@@ -68,29 +68,8 @@ fn a_piece_built_between_two_spaces_is_reported_and_saved_with_both() {
 /// every invariant, a failed action changes nothing, and the game replays to the same state.
 #[test]
 fn random_play_keeps_pieces_between_spaces_sound_and_replays() {
-    let rules = fixture("rampart");
-    for seed in 1..=30u64 {
-        let (mut engine, mut state, _) = new_game(&rules, seed, 2);
-        let mut chosen = Vec::new();
-        let mut pick = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        for _ in 0..60 {
-            let options = legal(&mut engine, &state);
-            pick = pick.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            let action = options[(pick >> 33) as usize % options.len()].clone();
-            let before = state.hash();
-            if engine.apply(&mut state, &action, &mut Events::discard()).is_err() {
-                assert_eq!(state.hash(), before, "seed {seed}: {action:?} failed and changed the game");
-                continue;
-            }
-            state.check_invariants(&rules).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-            chosen.push(action);
-        }
-        let (mut replay_engine, mut replay, _) = new_game(&rules, seed, 2);
-        for action in &chosen {
-            replay_engine.apply(&mut replay, action, &mut Events::discard()).unwrap();
-        }
-        assert_eq!(replay.hash(), state.hash(), "seed {seed}");
-    }
+    // `shift` always fails, changing nothing.
+    common::random_play_replays(&fixture("rampart"), 30, 60);
 }
 
 /// A kind's `wall` and `passes`, and `place` against `place_between`, are checked where

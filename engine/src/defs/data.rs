@@ -678,7 +678,7 @@ pub struct ActionDef {
     /// performs it with `perform("id", …)`, giving its first parameters, and the engine
     /// chooses the rest by the action's `ai.score` — the best-scoring legal completion, ties
     /// drawn from the game's random stream, none below `ai.min` — for pieces that act on
-    /// their own: a wandering beast, a rogue band. It may not be a `response` or have
+    /// their own: a wandering beast, a neutral patrol. It may not be a `response` or have
     /// `after_roll` choices. See [How a game runs](how-a-game-runs.md#actions-nobody-chooses).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub automatic: bool,

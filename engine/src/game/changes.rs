@@ -336,9 +336,6 @@ pub(crate) fn place_piece(
     owner: u8,
     space: u32,
 ) -> Result<u32, RuleError> {
-    if state.pieces.len() >= MAX_PIECES {
-        return Err(RuleError::new(format!("a game may place at most {MAX_PIECES} pieces in all")));
-    }
     let info = &rules.piece_kinds[kind as usize];
     if info.on_edge {
         return Err(RuleError::new(format!(
@@ -346,23 +343,7 @@ pub(crate) fn place_piece(
             info.id
         )));
     }
-    let piece = state.pieces.len() as u32;
-    state.pieces.push(super::state::Piece {
-        kind,
-        owner,
-        space,
-        alive: true,
-        stats: info.stats.clone(),
-        items: Vec::new(),
-        cards: Vec::new(),
-        inside: NO_PIECE,
-        across: NO_SPACE,
-    });
-    events.push_with(|| Event::PiecePlaced { piece, kind, owner: (owner != NO_SEAT).then_some(owner), space });
-    for &item in &info.items {
-        give_item(rules, state, events, piece, item)?;
-    }
-    Ok(piece)
+    new_piece(rules, state, events, kind, owner, space, NO_SPACE)
 }
 
 /// Puts a new piece of a kind `on_edge` between two neighbouring spaces, for a seat or for
@@ -391,10 +372,24 @@ pub(crate) fn place_piece_between(
             state.board.get_space(b).map_or("that space", |s| s.label.as_str()),
         )));
     }
+    new_piece(rules, state, events, kind, owner, a.min(b), a.max(b))
+}
+
+/// A new piece with its kind's starting stats and items, on `space` (and, unless
+/// [`NO_SPACE`], between it and `across`), reported placed.
+fn new_piece(
+    rules: &Ruleset,
+    state: &mut GameState,
+    events: &mut Events,
+    kind: u16,
+    owner: u8,
+    space: u32,
+    across: u32,
+) -> Result<u32, RuleError> {
     if state.pieces.len() >= MAX_PIECES {
         return Err(RuleError::new(format!("a game may place at most {MAX_PIECES} pieces in all")));
     }
-    let (space, across) = (a.min(b), a.max(b));
+    let info = &rules.piece_kinds[kind as usize];
     let piece = state.pieces.len() as u32;
     state.pieces.push(super::state::Piece {
         kind,
@@ -407,13 +402,12 @@ pub(crate) fn place_piece_between(
         inside: NO_PIECE,
         across,
     });
-    events.push_with(|| Event::PiecePlacedBetween {
-        piece,
-        kind,
-        owner: (owner != NO_SEAT).then_some(owner),
-        space,
-        across,
-    });
+    let owner = (owner != NO_SEAT).then_some(owner);
+    if across == NO_SPACE {
+        events.push_with(|| Event::PiecePlaced { piece, kind, owner, space });
+    } else {
+        events.push_with(|| Event::PiecePlacedBetween { piece, kind, owner, space, across });
+    }
     for &item in &info.items {
         give_item(rules, state, events, piece, item)?;
     }

@@ -105,3 +105,34 @@ effect = ["from.dice += 1"]
 [end]
 win = "seat.number == 99"
 "#;
+
+/// Plays `seeds` two-seat games of up to `steps` random legal actions each: every state keeps
+/// the invariants, an action that fails leaves the game exactly as it was, and the actions
+/// taken replay to the same game.
+pub fn random_play_replays(rules: &Arc<Ruleset>, seeds: u64, steps: usize) {
+    for seed in 1..=seeds {
+        let (mut engine, mut state, _) = new_game(rules, seed, 2);
+        let mut chosen = Vec::new();
+        let mut pick = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..steps {
+            if state.outcome.is_some() {
+                break;
+            }
+            let options = legal(&mut engine, &state);
+            pick = pick.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            let action = options[(pick >> 33) as usize % options.len()];
+            let before = state.hash();
+            if engine.apply(&mut state, &action, &mut Events::discard()).is_err() {
+                assert_eq!(state.hash(), before, "seed {seed}: {action:?} failed and changed the game");
+                continue;
+            }
+            state.check_invariants(rules).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            chosen.push(action);
+        }
+        let (mut replay_engine, mut replay, _) = new_game(rules, seed, 2);
+        for action in &chosen {
+            replay_engine.apply(&mut replay, action, &mut Events::discard()).unwrap();
+        }
+        assert_eq!(replay.hash(), state.hash(), "seed {seed}");
+    }
+}

@@ -655,16 +655,7 @@ impl BoardView {
             if let Some(count) = held.get(&(id as u32))
                 && self.zoom >= 8.0
             {
-                let badge = at + vec2(radius * 0.75, -radius * 0.75);
-                let size = (radius * 0.55).max(6.0);
-                painter.circle(badge, size, Color32::from_gray(30), Stroke::new(1.0, Color32::WHITE));
-                painter.text(
-                    badge,
-                    Align2::CENTER_CENTER,
-                    count.to_string(),
-                    FontId::proportional((size * 1.3).min(18.0)),
-                    Color32::WHITE,
-                );
+                count_badge(&painter, at + vec2(radius * 0.75, -radius * 0.75), (radius * 0.55).max(6.0), *count);
             }
         }
         // Counters: the first shown counter of each space, as a number on it.
@@ -889,18 +880,21 @@ impl BoardView {
             painter.text(at, Align2::CENTER_CENTER, symbol, FontId::proportional(width * 1.1), Color32::BLACK);
         }
         if let Some(count) = held.get(&id) {
-            let badge = at + (to - from).normalized() * (width * 1.6);
-            let size = (width * 0.7).max(6.0);
-            painter.circle(badge, size, Color32::from_gray(30), Stroke::new(1.0, Color32::WHITE));
-            painter.text(
-                badge,
-                Align2::CENTER_CENTER,
-                count.to_string(),
-                FontId::proportional((size * 1.3).min(18.0)),
-                Color32::WHITE,
-            );
+            count_badge(painter, at + (to - from).normalized() * (width * 1.6), (width * 0.7).max(6.0), *count);
         }
     }
+}
+
+/// How many pieces a holder holds: a small dark disc with the number, beside the holder.
+fn count_badge(painter: &egui::Painter, at: Pos2, size: f32, count: u32) {
+    painter.circle(at, size, Color32::from_gray(30), Stroke::new(1.0, Color32::WHITE));
+    painter.text(
+        at,
+        Align2::CENTER_CENTER,
+        count.to_string(),
+        FontId::proportional((size * 1.3).min(18.0)),
+        Color32::WHITE,
+    );
 }
 
 /// A convex polygon (a cell) added to a mesh as a triangle fan.
