@@ -47,7 +47,16 @@ fn config(seats: usize) -> SimConfig {
 }
 
 fn game(index: u64, outcome: Outcome, turns: u32) -> GameSummary {
-    GameSummary { index, seed: index, levels: vec!["easy".into()], outcome, turns, rounds: 0, actions: 0 }
+    GameSummary {
+        index,
+        seed: index,
+        levels: vec!["easy".into()],
+        outcome,
+        turns,
+        rounds: 0,
+        actions: 0,
+        chosen: Vec::new(),
+    }
 }
 
 fn win(seats: &[u8]) -> Outcome {

@@ -409,7 +409,8 @@ impl Writer {
              entries by id, gathered from every file (an id defined twice is an error that names both \
              places); each entry may inherit keys from templates (see below). Every other top-level table \
              belongs to exactly one file. A mod that `extends` another is laid over it: tables merge key \
-             by key, other values replace.\n\n",
+             by key, its `[[triggers]]` are added to the other's, other values replace (a list such as a \
+             phase's `actions` or an action's `params` is written out whole).\n\n",
             join_words(&collections)
         );
         let required = required(schema);

@@ -1,5 +1,6 @@
 //! Computer-versus-computer simulation on all cores, with the statistics designers need: each
-//! seat's win rate with a 95% interval, draws, game length, speed.
+//! seat's win rate with a 95% interval, draws, game length, how often each action was chosen,
+//! speed.
 //!
 //! Results depend only on the ruleset, the seed and the settings, never on the number of
 //! threads or their timing: game `i` uses its own derived seeds, and results are gathered in
@@ -12,7 +13,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::ai;
-use crate::game::{Engine, Events, GameSetup, Outcome};
+use crate::game::{ActionKind, Engine, Events, GameSetup, Outcome};
 use crate::rules::Ruleset;
 
 /// What to simulate.
@@ -39,6 +40,10 @@ pub struct GameSummary {
     pub turns: u32,
     pub rounds: u32,
     pub actions: u64,
+    /// How many times the players chose each of the mod's actions, by action index (actions
+    /// performed by the rules themselves not counted). Left out of the per-game lines.
+    #[serde(skip)]
+    pub chosen: Vec<u32>,
 }
 
 /// A proportion with its 95% Wilson score interval.
@@ -84,6 +89,17 @@ pub struct LevelReport {
     pub wins: Rate,
 }
 
+/// How often the players chose one of the mod's actions: what tells a designer whether the
+/// computer players build that wall at all.
+#[derive(Clone, Debug, Serialize)]
+pub struct ActionUse {
+    pub action: String,
+    /// Times chosen per game, on average.
+    pub per_game: f64,
+    /// Games in which it was chosen at least once.
+    pub games: Rate,
+}
+
 /// The summary `meeple sim` prints.
 #[derive(Clone, Debug, Serialize)]
 pub struct SimReport {
@@ -102,6 +118,9 @@ pub struct SimReport {
     pub turns_median: f64,
     pub rounds_mean: f64,
     pub actions_mean: f64,
+    /// Each action players may choose, in the mod's order (passing and `automatic` actions,
+    /// which only the rules perform, not counted).
+    pub actions_chosen: Vec<ActionUse>,
     /// Timing figures: they vary between runs, everything else does not.
     pub timing: Timing,
 }
@@ -144,6 +163,7 @@ pub fn play_one(engine: &mut Engine, config: &SimConfig, index: u64) -> Result<G
     let mut events = Events::discard();
     let mut state = engine.new_game(&setup, &mut events).map_err(|e| format!("game {index}: {e}"))?;
     let mut actions = 0u64;
+    let mut chosen = vec![0u32; rules.actions.len()];
     while state.outcome.is_none() {
         let seat = state.to_act() as usize;
         let action = players[seat].decide(engine, &state).map_err(|e| {
@@ -153,6 +173,11 @@ pub fn play_one(engine: &mut Engine, config: &SimConfig, index: u64) -> Result<G
             .apply(&mut state, &action, &mut events)
             .map_err(|e| format!("game {index}, turn {}: {e}", state.turn.number))?;
         actions += 1;
+        if let ActionKind::Rule(index) = action.kind {
+            if let Some(count) = chosen.get_mut(index as usize) {
+                *count += 1;
+            }
+        }
     }
     Ok(GameSummary {
         index,
@@ -162,6 +187,7 @@ pub fn play_one(engine: &mut Engine, config: &SimConfig, index: u64) -> Result<G
         turns: state.turn.number,
         rounds: state.turn.round,
         actions,
+        chosen,
     })
 }
 
@@ -324,6 +350,20 @@ fn summarize(rules: &Ruleset, config: &SimConfig, games: &[GameSummary], seconds
         turns_median: median,
         rounds_mean: mean(&|g| f64::from(g.rounds)),
         actions_mean: mean(&|g| g.actions as f64),
+        actions_chosen: rules
+            .actions
+            .iter()
+            .enumerate()
+            .filter(|(_, action)| !action.automatic)
+            .map(|(index, action)| {
+                let count_in = |g: &GameSummary| g.chosen.get(index).copied().unwrap_or(0);
+                ActionUse {
+                    action: action.id.clone(),
+                    per_game: mean(&|g| f64::from(count_in(g))),
+                    games: Rate::new(games.iter().filter(|g| count_in(g) > 0).count() as u64, total),
+                }
+            })
+            .collect(),
         timing: Timing { seconds, games_per_second: if seconds > 0.0 { total as f64 / seconds } else { 0.0 }, threads },
     }
 }

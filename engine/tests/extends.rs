@@ -1,5 +1,5 @@
 //! A mod that `extends` another is that mod with its own data laid over (tables merge key by
-//! key, other values replace) and its hooks loaded after; a missing base or a circle is a located
+//! key, `triggers` added to, other values replace) and its hooks loaded after; a missing base or a circle is a located
 //! error with a "did you mean".
 
 mod common;
@@ -93,4 +93,33 @@ fn extending_in_a_circle_is_refused() {
     ]);
     let problems = load(&root, "one").unwrap_err();
     assert!(problems.iter().any(|p| p.contains("circle")), "{problems:#?}");
+}
+
+/// A variant's `[[triggers]]` are added to the base's, not laid over them: a variant that adds
+/// a trigger keeps every rule the base's triggers make (taking a flag, say), in order, base's
+/// first.
+#[test]
+fn a_variants_triggers_are_added_to_the_bases() {
+    let with_trigger =
+        |data: &str, text: &str| format!("{data}\n[[triggers]]\non = \"turn_end\"\nwhen = \"{text}\"\neffect = []\n");
+    let (id, mut files) = base();
+    files[1].1 = with_trigger(&files[1].1, "turn > 0");
+    let root = write_mods(&[
+        (id, files),
+        (
+            "variant",
+            vec![
+                ("mod.toml", variant_manifest("variant", "base")),
+                ("more.toml", "[[triggers]]\non = \"turn_start\"\nwhen = \"turn > 1\"\neffect = []\n".into()),
+            ],
+        ),
+    ]);
+    let base = load(&root, "base").unwrap();
+    let variant = load(&root, "variant").unwrap();
+    let whens = |rules: &meeple_engine::rules::Ruleset| -> Vec<String> {
+        rules.data.triggers.iter().map(|t| t.when.clone().unwrap_or_default()).collect()
+    };
+    assert_eq!(whens(&base), ["turn > 0"]);
+    assert_eq!(whens(&variant), ["turn > 0", "turn > 1"]);
+    assert_eq!(variant.triggers.len(), 2);
 }

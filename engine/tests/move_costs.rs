@@ -177,3 +177,50 @@ band_way = 0"#,
     engine.apply(&mut state, &join(soldier), &mut meeple_engine::game::Events::discard()).unwrap();
     assert_eq!(band_walks(&mut engine, &mut state), (vec!["B00".into(), "C00".into()], -1), "the soldier's pace");
 }
+
+/// A holder that gives `move_costs` of its own walks no faster than they allow, whatever it
+/// holds: a cart (forest 4, water 1) with a ranger inside (forest 1, water 2) pays the most of
+/// both on each terrain. Empty: forest 4 + 4, water 1, plain 1 to E00; with the ranger: water
+/// costs the ranger's 2.
+#[test]
+fn a_holder_with_its_own_costs_walks_no_faster_than_they_allow() {
+    let data = CORRIDOR
+        .replace(
+            "[vars]",
+            r#"[pieces.cart]
+capacity = 1
+move_costs = { forest = 4, water = 1 }
+
+[actions.load]
+label = "Load"
+params = [
+  { name = "who", kind = "piece", owned_by = "me", where = "who.kind == 'ranger'" },
+  { name = "cart", kind = "piece", owned_by = "me", where = "cart.kind == 'cart' and inside_count(cart) == 0" },
+]
+effect = ["who.inside = cart"]
+
+[actions.measure]
+label = "Measure"
+params = [{ name = "cart", kind = "piece", owned_by = "me", where = "cart.kind == 'cart'" }]
+effect = ["cart_way = walk_distance(cart.space, space('E00'), cart)"]
+
+[vars]
+cart_way = 0"#,
+        )
+        .replace("[setup]\neffect = [", "[setup]\neffect = [\"place('cart', seat(1), space('A00'))\", ");
+    let rules = load_data("corridor", &data).unwrap_or_else(|p| panic!("{p}"));
+    let (mut engine, mut state, _) = new_game(&rules, 1, 2);
+    let index = |id: &str| rules.action_index(id).unwrap() as u16;
+    let kind_of = |id: &str| rules.piece_kinds.iter().position(|k| k.id == id).unwrap() as u16;
+    let cart = state.pieces.iter().position(|p| p.kind == kind_of("cart")).unwrap() as i64;
+    let ranger = state.pieces.iter().position(|p| p.kind == kind_of("ranger")).unwrap() as i64;
+    let cart_way = |engine: &mut meeple_engine::game::Engine, state: &mut meeple_engine::game::GameState| {
+        let measure = meeple_engine::game::Action::rule(index("measure"), &[cart]);
+        engine.apply(state, &measure, &mut meeple_engine::game::Events::discard()).unwrap();
+        state.vars[rules.var_index("cart_way").unwrap()]
+    };
+    assert_eq!(cart_way(&mut engine, &mut state), 4 + 4 + 1 + 1, "empty: the cart's own costs");
+    let load = meeple_engine::game::Action::rule(index("load"), &[ranger, cart]);
+    engine.apply(&mut state, &load, &mut meeple_engine::game::Events::discard()).unwrap();
+    assert_eq!(cart_way(&mut engine, &mut state), 4 + 4 + 2 + 1, "the cart's forest and the ranger's water");
+}

@@ -8,10 +8,12 @@
 //! not know. Which actions are legal is what the game offers the seat, as the window offers a
 //! person; how good each is, it judges in the guess.
 
+mod easy;
 mod greedy;
 mod random;
 mod search;
 
+pub use easy::EasyPlayer;
 pub use greedy::GreedyPlayer;
 pub use random::RandomPlayer;
 pub use search::{SearchBudget, SearchPlayer};
@@ -77,7 +79,10 @@ pub trait Player {
 /// The computer-player levels every mod gets: the three difficulties, then the same players
 /// under the names of what they do.
 pub const LEVELS: &[(&str, &str)] = &[
-    ("easy", "picks any legal action, uniformly (the `random` player)"),
+    (
+        "easy",
+        "picks any legal action, uniformly (as the `random` player); when the mod gives `ai.easy_slips`, only that share of its decisions, taking the rest as `medium` does",
+    ),
     (
         "medium",
         "takes the action with the best `ai.score`, passing when none reaches its `ai.min` (the `greedy` player)",
@@ -94,7 +99,8 @@ pub const LEVELS: &[(&str, &str)] = &[
 /// A player of the named level with its own random stream.
 pub fn player(level: &str, seed: u64) -> Result<Box<dyn Player>, String> {
     match level {
-        "easy" | "random" => Ok(Box::new(RandomPlayer::new(GameRng::from_seed(seed)))),
+        "easy" => Ok(Box::new(EasyPlayer::new(GameRng::from_seed(seed)))),
+        "random" => Ok(Box::new(RandomPlayer::new(GameRng::from_seed(seed)))),
         "medium" | "greedy" => Ok(Box::new(GreedyPlayer::new(GameRng::from_seed(seed)))),
         "hard" | "search" => Ok(Box::new(SearchPlayer::new(GameRng::from_seed(seed), SearchBudget::default()))),
         other => {

@@ -180,6 +180,12 @@ pub struct AiDef {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1, max = 64))]
     pub search_futures: Option<u32>,
+    /// The share of its decisions (0 to 1) the easy player takes at random, any legal action
+    /// alike; the rest it takes as the medium player does. When absent it plays every decision
+    /// at random. Give one for a game that random play never ends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0.0, max = 1.0))]
+    pub easy_slips: Option<f64>,
 }
 
 /// A number declared by name: a space counter, seat resource, piece stat or game variable.
@@ -324,7 +330,8 @@ pub struct PieceKindDef {
     /// `move_cost`, and is passable as the terrain is. A cost of 0 means the kind cannot enter
     /// that terrain; any other cost lets it enter, even a terrain not `passable` to others
     /// (a swimmer in deep water). A holder walks by the costs of the pieces inside it, when it
-    /// holds any. A mod with `move_costs` and no walk with a walker is refused.
+    /// holds any, and by its own as well when it gives them (a cart that keeps to roads, with
+    /// its driver). A mod with `move_costs` and no walk with a walker is refused.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub move_costs: IndexMap<String, u32>,
     /// The most pieces a piece of this kind holds inside it at once: crates in a wagon, guards in
@@ -491,6 +498,24 @@ pub struct SeatsDef {
     /// second, and so on round the list); a win is a win for every seat of the side.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sides: Vec<SideDef>,
+    /// Numbers the window shows beside each seat's resources, worked out from the rules as
+    /// they stand: the upkeep a seat owes next turn, the points it would score now. Each is an
+    /// *expression* about `seat`, read from what the seat watching may see (never a hidden
+    /// card of another seat), and may not call Lua hooks. Keyed by id, shown in order.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub figures: IndexMap<String, SeatFigureDef>,
+}
+
+/// A number the window shows beside each seat's resources (`[seats.figures.<id>]`).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SeatFigureDef {
+    /// The name shown, e.g. "Upkeep due"; the id when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// *Expression* about `seat`: the number shown, e.g.
+    /// `"sum_of(piece, piece.upkeep, piece.owner == seat)"`.
+    pub value: String,
 }
 
 /// A side (team).
@@ -835,8 +860,9 @@ pub struct ParamDef {
     /// *Expression* for the piece that walks a `reachable_from` walk: each step then costs what
     /// its kind's `move_costs` give for the entered terrain (a terrain it cannot enter is
     /// impassable to it, one it may enter is passable to it). A holder with pieces inside walks
-    /// at the pace of the slowest: each terrain costs the most any kind inside pays, and one
-    /// that any of them cannot enter is impassable. Without `walker` the terrain's own
+    /// at the pace of the slowest: each terrain costs the most any kind inside (and the
+    /// holder's own kind, when it gives `move_costs`) pays, and one that any of them cannot
+    /// enter is impassable. Without `walker` the terrain's own
     /// `move_cost` is paid. A walker that is `none` or gone reaches nothing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub walker: Option<String>,

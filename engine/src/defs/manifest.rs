@@ -33,7 +33,8 @@ pub struct Manifest {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub authors: Vec<String>,
     /// The id of a mod this one changes (a variant): its data files are laid over that mod's
-    /// (tables merge key by key, other values replace), and its hooks load after that mod's, so
+    /// (tables merge key by key, its `[[triggers]]` are added to that mod's, other values
+    /// replace), and its hooks load after that mod's, so
     /// a function of the same name replaces the original. The mod is looked for next to this
     /// one, then among the bundled mods.
     #[serde(default, skip_serializing_if = "Option::is_none")]

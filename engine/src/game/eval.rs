@@ -1150,7 +1150,8 @@ impl Walk {
     /// The walk of the piece `walker` names (`None`: a walk with no walker, made for the seat
     /// to act); `None` when the walker is `none` or gone, who walks nowhere. A holder with
     /// pieces inside walks at the pace of the slowest of them (the kinds inside, sorted, each
-    /// once), any other piece at its own kind's.
+    /// once, with its own kind when that gives `move_costs`), any other piece at its own
+    /// kind's.
     pub(crate) fn of(rules: &Ruleset, state: &GameState, walker: Option<Value>) -> Option<Walk> {
         let Some(walker) = walker else {
             return Some(Walk { kinds: None, walls: built_walls(rules, state, state.to_act()) });
@@ -1158,8 +1159,11 @@ impl Walk {
         let piece = walker.as_piece()?;
         let walking = state.pieces.get(piece as usize).filter(|p| p.alive)?;
         let mut kinds = Vec::new();
-        if rules.piece_kinds.get(walking.kind as usize).is_some_and(|k| k.capacity > 0) {
+        if let Some(holder) = rules.piece_kinds.get(walking.kind as usize).filter(|k| k.capacity > 0) {
             kinds.extend(changes::contents(state, piece).map(|p| state.pieces[p as usize].kind));
+            if holder.own_pace && !kinds.is_empty() {
+                kinds.push(walking.kind);
+            }
             kinds.sort_unstable();
             kinds.dedup();
         }

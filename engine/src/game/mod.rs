@@ -1254,3 +1254,24 @@ pub enum ReplayError {
     #[error("action {} was refused: {error}", index + 1)]
     Action { index: usize, error: ActionError },
 }
+
+/// The mod's `seats.figures` for `seat`, as the window shows them beside its resources: each
+/// label with its value in `state` — the view of the seat watching, so that no figure reads
+/// what that seat may not see. Figures call no Lua, so no engine is needed. A figure that fails
+/// is an error naming it.
+pub fn seat_figures(rules: &Ruleset, state: &GameState, seat: u8) -> Result<Vec<(String, f64)>, RuleError> {
+    let mut scratch = Scratch::default();
+    let mut out = Vec::with_capacity(rules.seat_figures.len());
+    for (label, formula) in &rules.seat_figures {
+        let mut frame = [Value::Nil; 8];
+        frame[0] = Value::Seat(state.turn.seat);
+        frame[1] = Value::Seat(seat);
+        let frame = &frame[..(formula.frame as usize).clamp(2, 8)];
+        let mut cx = eval::ReadCx { rules, state, scratch: &mut scratch, odds: None, hooks: None };
+        let value = eval::eval(&mut cx, &formula.expr, frame)
+            .map(Value::as_num)
+            .map_err(|error| error.context(rules, &format!("seats.figures ({label})")))?;
+        out.push((label.clone(), value));
+    }
+    Ok(out)
+}

@@ -280,6 +280,9 @@ const NO_HOOKS_IN_SUCCESS: &str = "an action's `success` is worked out exactly o
      without running Lua; decide in `on_roll` with a hook and keep the verdict in a variable the condition reads";
 const NO_HOOKS_IN_END: &str = "the `end` conditions are checked after every change without running Lua; set a \
      variable from `[vars]` in an effect or trigger and test that";
+/// Why a seat figure (`seats.figures`) cannot call Lua.
+const NO_HOOKS_IN_FIGURES: &str = "a seat figure is worked out whenever the window draws, without running Lua: \
+     write it in the rules language, or keep the number in a resource the hook sets";
 /// Why a named formula cannot roll dice, draw at random or use odds.
 const NO_DICE_IN_FORMULAS: &str = "a formula gives one value wherever it is used (in `where`, previews and scores \
      too), so it cannot roll dice, draw at random or use `chance` or `expect`; roll in the action's `rolls` and pass \
@@ -572,6 +575,19 @@ impl Compiler<'_> {
         });
         let end = self.key("end", |c| c.end(&data.end));
         let ai_standing = self.key("ai", |c| c.seat_formula("standing", &data.ai.standing, Type::Num));
+        let seat_figures = self.key("seats", |c| {
+            c.key("figures", |c| {
+                data.seats
+                    .figures
+                    .iter()
+                    .filter_map(|(id, figure)| {
+                        let label = figure.label.clone().unwrap_or_else(|| id.clone());
+                        let formula = c.key(id, |c| c.seat_formula("value", &Some(figure.value.clone()), Type::Num))?;
+                        Some((label, formula))
+                    })
+                    .collect::<Vec<_>>()
+            })
+        });
         let (formulas, effects) = self.finished_definitions();
         Ruleset {
             manifest,
@@ -591,6 +607,7 @@ impl Compiler<'_> {
             tags: self.names.tags.clone(),
             budget_names: self.names.budgets.clone(),
             ai_standing,
+            seat_figures,
             card_ids,
             cards,
             card_stats: self.names.card_stats.clone(),
@@ -763,10 +780,14 @@ impl Compiler<'_> {
             .map(|(id, def)| {
                 self.key(id, |c| {
                     let mut values: Vec<i64> = stats.iter().map(|s| s.initial).collect();
+                    let mut gives_stat = vec![false; stats.len()];
                     c.key("stats", |c| {
                         for (name, value) in &def.stats {
                             match index_of(&c.names.stats, name) {
-                                Some(i) => values[i as usize] = stats[i as usize].clamp(*value),
+                                Some(i) => {
+                                    values[i as usize] = stats[i as usize].clamp(*value);
+                                    gives_stat[i as usize] = true;
+                                }
                                 None => c.key(name, |c| c.unknown(None, "stat", name, &c.names.stats.clone())),
                             }
                         }
@@ -849,7 +870,9 @@ impl Compiler<'_> {
                             .clone()
                             .unwrap_or_else(|| id.chars().take(1).collect::<String>().to_uppercase()),
                         stats: values,
+                        gives_stat,
                         move_costs,
+                        own_pace: !def.move_costs.is_empty(),
                         items,
                         tags: c.tag_indexes(&def.tags),
                     }
@@ -1625,12 +1648,17 @@ impl Compiler<'_> {
         }
     }
 
-    /// A formula about `seat` (slot 1; `me`, slot 0, is the seat to move).
+    /// A formula about `seat` (slot 1; `me`, slot 0, is the seat to move): an `end` condition,
+    /// `ai.standing` (which alone may call Lua) or a seat figure's `value`.
     fn seat_formula(&mut self, key: &str, text: &Option<String>, want: Type) -> Option<Formula> {
         let text = text.as_ref()?;
         self.key(key, |c| {
             // The end of the game is checked without running Lua; `ai.standing` may call it.
-            let no_hooks = (key != "standing").then_some(NO_HOOKS_IN_END);
+            let no_hooks = match key {
+                "standing" => None,
+                "value" => Some(NO_HOOKS_IN_FIGURES),
+                _ => Some(NO_HOOKS_IN_END),
+            };
             let mut scope = Scope::new(Allow { no_hooks, ..Allow::default() });
             scope.push("seat", Type::Seat, true);
             let (expr, _) = c.typed(text, &mut scope, Some(want))?;

@@ -66,9 +66,15 @@ pub struct PieceKindInfo {
     pub symbol: String,
     /// Starting value of every declared stat, by stat index.
     pub stats: Vec<i64>,
+    /// By stat index, whether the kind's `stats` (its own or inherited) give that stat: what a
+    /// piece of the kind has, as the window lists it, rather than a number every piece carries.
+    pub gives_stat: Vec<bool>,
     /// Movement points to enter each terrain, by terrain index, on a walk this kind is the
     /// walker of; `None` where it cannot enter.
     pub move_costs: Vec<Option<u32>>,
+    /// Whether the kind gives `move_costs` of its own: a holder that does walks no faster
+    /// than they allow, whatever it holds.
+    pub own_pace: bool,
     /// Items a new piece holds, by item index.
     pub items: Vec<u16>,
     /// The most items a piece of this kind holds (`MAX_HELD_ITEMS` at most).
@@ -452,6 +458,8 @@ pub struct Ruleset {
     pub budget_names: Vec<String>,
     /// `ai.standing`, with `me` in slot 0 and `seat` in slot 1.
     pub ai_standing: Option<Formula>,
+    /// `seats.figures`: each figure's label and formula (`me` in slot 0, `seat` in slot 1).
+    pub seat_figures: Vec<(String, Formula)>,
     pub card_ids: Vec<String>,
     /// What the rules read of each card, by the same index as [`Ruleset::card_ids`].
     pub cards: Vec<CardInfo>,

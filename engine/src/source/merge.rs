@@ -46,6 +46,27 @@ pub fn merge(parts: Vec<RawNode>, collections: &[&str], sources: &Sources) -> (R
 
 /// Lays `over` on `below`: tables merge key by key (recursively), any other value replaces the
 /// one below (with its own location, so problems point at the layer that wrote it).
+/// Lays a variant's layer over the data below as [`overlay`] does, except that the top-level
+/// lists named in `appended` (rules that all apply, as `triggers`) are added to the ones below
+/// instead of replacing them: a variant adds a trigger without restating, or silently losing,
+/// the base's.
+pub fn overlay_layer(below: &mut RawNode, mut over: RawNode, appended: &[&str]) {
+    if let (RawValue::Table(target), RawValue::Table(entries)) = (&mut below.value, &mut over.value) {
+        let is_list = |node: Option<&RawNode>| matches!(node.map(|n| &n.value), Some(RawValue::Array(_)));
+        for key in appended {
+            if !(is_list(target.get(key)) && is_list(entries.get(key))) {
+                continue;
+            }
+            if let (Some(RawValue::Array(list)), Some(RawValue::Array(more))) =
+                (target.get_mut(key).map(|n| &mut n.value), entries.remove(key).map(|n| n.value))
+            {
+                list.extend(more);
+            }
+        }
+    }
+    overlay(below, over);
+}
+
 pub fn overlay(below: &mut RawNode, over: RawNode) {
     match (&mut below.value, over.value) {
         (RawValue::Table(target), RawValue::Table(entries)) => {

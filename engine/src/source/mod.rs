@@ -111,8 +111,8 @@ pub fn load_files(files: Vec<(String, Vec<u8>)>, collections: &[&str]) -> Loaded
 
 /// Loads a mod made of layers: the first is a mod's own files; each further layer (a mod that
 /// `extends` the one before) is merged on its own and then laid over the data so far — tables
-/// merge key by key, any other value replaces the one below. Templates are resolved last, over
-/// the whole.
+/// merge key by key, the `triggers` list grows by the layer's, any other value replaces the one
+/// below. Templates are resolved last, over the whole.
 ///
 /// A mod's data is bounded as a whole, not only file by file: at most [`MAX_DATA_BYTES`] in all
 /// (files past it are refused, unread) and [`MAX_DEFINITIONS`] entries in each collection
@@ -155,7 +155,7 @@ pub fn load_layers(layers: Vec<Vec<(String, Vec<u8>)>>, collections: &[&str]) ->
         merged = Some(match merged {
             None => layer,
             Some(mut below) => {
-                merge::overlay(&mut below, layer);
+                merge::overlay_layer(&mut below, layer, &["triggers"]);
                 below
             }
         });

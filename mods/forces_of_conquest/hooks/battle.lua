@@ -45,6 +45,12 @@ local function strikes(attackers, defenders)
   return out
 end
 
+-- A unit as the log names it: its kind and whose it is ("a rogue" for nobody's).
+local function name_of(unit)
+  local owner = game.piece_owner(unit)
+  return (owner and game.seat_name(owner) .. "'s " or "a rogue ") .. game.piece_kind(unit) .. " #" .. unit
+end
+
 local function leave(army)
   game.set_stat(army, "battle", 0)
   game.set_stat(army, "battle_side", 0)
@@ -69,8 +75,11 @@ local function fight_round(battle)
   if #attackers == 0 or #defenders == 0 then return settle(battle) end
   local where = game.label(game.piece_space(armies[1]))
   local damage = {}
+  game.log("Battle on", where .. ":", #attackers, "against", #defenders)
   for _, strike in ipairs(strikes(attackers, defenders)) do
     damage[strike[2]] = (damage[strike[2]] or 0) + game.stat(strike[1], "attack")
+    -- The pairings, for the players: who strikes whom this round.
+    game.log("  ", name_of(strike[1]), "strikes", name_of(strike[2]), "for", game.stat(strike[1], "attack"))
   end
   local fallen = 0
   for _, unit in ipairs(game.pieces()) do
@@ -92,7 +101,7 @@ local function fight_round(battle)
       game.set_stat(army, "rounds", game.stat(army, "rounds") + 1)
     end
   end
-  game.log("Battle on", where .. ":", #attackers, "against", #defenders .. ",", fallen, "fell")
+  game.log("Battle on", where .. ":", fallen, "fell")
   settle(battle)
 end
 

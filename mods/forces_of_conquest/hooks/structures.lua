@@ -70,3 +70,66 @@ function volley(post, at)
     if game.piece_kind(piece) == "army" and #game.contents(piece) == 0 then game.remove(piece) end
   end
 end
+
+-- The structures a shot from `from` at a piece touching `at` passes over or lands beside, in the
+-- order it meets them: the wall on the border it crosses, then those standing on `at` (never the
+-- target itself, nor the shooter's own: a crew aims over its own walls).
+local function in_line_of_fire(from, at, target, owner)
+  local met = {}
+  local function meets(piece)
+    if piece and piece ~= target and game.piece_owner(piece) ~= owner then met[#met + 1] = piece end
+  end
+  meets(game.piece_between(from, at))
+  for _, piece in ipairs(game.pieces(at)) do
+    local standing = not game.inside(piece) and not game.across(piece)
+    if standing and game.piece_kind(piece) ~= "army" and game.stat(piece, "max_hp") > 0 then meets(piece) end
+  end
+  return met
+end
+
+local function strike_structure(structure, damage)
+  local left = game.stat(structure, "hp") - damage
+  game.set_stat(structure, "hp", math.max(0, left))
+  if left <= 0 then destroy(structure) end
+end
+
+-- A catapult's shot at `target` (an army, or a structure) striking for `strikes`. A flung unit
+-- comes from an army of the shooter's standing with the catapult (drawn at random) and does not
+-- live through the landing. Each enemy structure in the line of fire takes the shot instead with
+-- its protection as the chance in percent; otherwise it lands: on a unit of the army drawn at
+-- random, or on the structure.
+function fire(cart, target, strikes, flings_unit)
+  local owner = game.piece_owner(cart)
+  local from = game.piece_space(cart)
+  if flings_unit > 0 then
+    local shells = {}
+    for _, piece in ipairs(game.pieces(from)) do
+      if game.piece_kind(piece) == "army" and game.piece_owner(piece) == owner and game.stat(piece, "battle") == 0 then
+        for _, unit in ipairs(game.contents(piece)) do shells[#shells + 1] = unit end
+      end
+    end
+    local shell = shells[game.random(1, #shells)]
+    local army = game.inside(shell)
+    game.remove(shell)
+    if #game.contents(army) == 0 then game.remove(army) end
+  end
+  -- Where the shot lands: the target's territory next to the catapult (a wall touches two;
+  -- the one beside the catapult, when it touches that one, is crossed over no other wall).
+  local at = game.piece_space(target)
+  local across = game.across(target)
+  if across and game.distance(from, at) ~= 1 then at = across end
+  for _, structure in ipairs(in_line_of_fire(from, at, target, owner)) do
+    if game.random(1, 100) <= game.stat(structure, "protection") then
+      game.log("The shot hits a structure in its way on", game.label(at))
+      strike_structure(structure, strikes)
+      return
+    end
+  end
+  if game.piece_kind(target) == "army" then
+    local units = game.contents(target)
+    hurt(units[game.random(1, #units)], strikes)
+    if #game.contents(target) == 0 then game.remove(target) end
+  else
+    strike_structure(target, strikes)
+  end
+end

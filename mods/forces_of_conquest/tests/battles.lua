@@ -24,6 +24,22 @@ test("an even fight pairs one on one: each unit strikes and is struck once", fun
   end
 end)
 
+test("the log names each round's pairings: who strikes whom, and for how much", function()
+  local g = helpers.game{ seed = 1 }
+  local _, attackers, _, defenders = battle(g, { "soldier" }, { "defender" })
+  local lines = {}
+  for _, e in ipairs(g:events()) do
+    if e.event == "log" then lines[#lines + 1] = e.text end
+  end
+  local a, d = attackers[1], defenders[1]
+  expect_eq(lines, {
+    "Battle on D05: 1 against 1",
+    "   Seat 1's soldier #" .. a .. " strikes Seat 2's defender #" .. d .. " for 2",
+    "   Seat 2's defender #" .. d .. " strikes Seat 1's soldier #" .. a .. " for 1",
+    "Battle on D05: 0 fell",
+  })
+end)
+
 test("more attackers spread over the defenders, one on one before two on one", function()
   for seed = 1, 10 do
     local g = helpers.game{ seed = seed }

@@ -2,7 +2,7 @@
 
 test("each seat count plays on its own map", function()
   expect_eq(scenario.new{ seats = 2 }:space_count(), 144)
-  expect_eq(scenario.new{ seats = 3 }:space_count(), 210)
+  expect_eq(scenario.new{ seats = 3 }:space_count(), 170)
   expect_eq(scenario.new{ seats = 4 }:space_count(), 196)
 end)
 
@@ -34,6 +34,14 @@ test("the game starts at seat 1's main stage with the starting resources and the
   expect_eq(g:resource(1, "wood"), 20)
   expect_eq(g:resource(1, "stone"), 10)
   expect_eq(g:resource(1, "metal"), 0)
+  expect_eq({ g:resource(2, "food"), g:resource(2, "wood") }, { 43, 20 }, "moving second on Two Shores is worth 3 food")
+end)
+
+test("on Four Winds and Three Crowns every seat starts with the same food", function()
+  for _, seats in ipairs({ 3, 4 }) do
+    local g = scenario.new{ seed = 1, seats = seats }
+    for seat = 1, seats do expect_eq(g:resource(seat, "food"), 40, seats .. " seats, seat " .. seat) end
+  end
 end)
 
 test("a plain base yields 1 to 4 food at each resource stage, every amount in that range", function()

@@ -58,6 +58,10 @@ pub struct SimArgs {
     /// `rounds` and `actions`.
     #[arg(long)]
     per_game: bool,
+    /// Also print how often the players chose each action: times a game on average, and the
+    /// share of games it was chosen in at all (always in the JSON summary).
+    #[arg(long)]
+    actions: bool,
     /// A setup option of the mod, as OPTION=CHOICE (repeatable), e.g. `--option map_size=small`.
     #[arg(long = "option", value_name = "OPTION=CHOICE")]
     options: Vec<String>,
@@ -112,7 +116,7 @@ pub fn run(args: SimArgs) -> Result<ExitCode, String> {
     if args.json {
         super::out!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
     } else {
-        print_table(&report);
+        print_table(&report, args.actions);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -121,7 +125,7 @@ fn percent(x: f64) -> String {
     format!("{:5.1}%", x * 100.0)
 }
 
-fn print_table(report: &SimReport) {
+fn print_table(report: &SimReport, actions: bool) {
     super::out!(
         "{} {}: {} games, {} seats, seed {}, levels {}{}",
         report.mod_id,
@@ -168,6 +172,12 @@ fn print_table(report: &SimReport) {
         report.rounds_mean,
         report.actions_mean
     );
+    if actions {
+        super::out!("action chosen          per game   in games");
+        for used in &report.actions_chosen {
+            super::out!("{:<22} {:>8.2}   {}", used.action, used.per_game, percent(used.games.rate));
+        }
+    }
     super::out!(
         "{:.2} s on {} threads: {:.1} games/s",
         report.timing.seconds,

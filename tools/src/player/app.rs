@@ -853,7 +853,7 @@ impl GameScreen {
                 self.hand_ui(ui);
                 ui.separator();
                 let controllers: Vec<String> = self.session.setup.seats.iter().map(|s| s.controller.clone()).collect();
-                panels::seats(ui, &self.session.rules, &self.session.state, &controllers);
+                panels::seats(ui, &self.session.rules, &self.session.state, self.session.view(), &controllers);
             });
         });
         egui::CentralPanel::default().show(ui, |ui| {

@@ -481,11 +481,13 @@ impl BoardView {
             if !visible.contains(center) {
                 continue;
             }
-            let color = match space {
-                Some(s) => fill_of(s),
-                None => continue,
-            };
-            add_polygon(&mut mesh, to_screen(center), &geometry.corners, self.zoom, color);
+            let Some(space) = space else { continue };
+            add_polygon(&mut mesh, to_screen(center), &geometry.corners, self.zoom, fill_of(space));
+            // Owned land on a board of several terrains: the owner's colour as a frame round
+            // the terrain, which decides what the land costs and yields.
+            if let Some(terrain) = terrain_inside_frame(rules, state, space) {
+                add_polygon(&mut mesh, to_screen(center), &geometry.corners, self.zoom * 0.6, terrain);
+            }
         }
         painter.add(Shape::mesh(mesh));
         // Line of sight: the cells the selected piece sees lit, the others shaded, in one mesh.
@@ -911,7 +913,17 @@ fn add_polygon(mesh: &mut Mesh, center: Pos2, corners: &[Vec2], zoom: f32, color
     }
 }
 
-/// A space's fill: its owner's colour (toned towards the terrain) or its terrain's colour.
+/// The terrain's colour drawn inside an owned space's frame of its owner's colour: on a board
+/// of more than one terrain, where the terrain matters to play; `None` for a space nobody owns
+/// or a board of one terrain (the owner's colour fills it).
+pub fn terrain_inside_frame(rules: &Ruleset, state: &GameState, space: u32) -> Option<Color32> {
+    (rules.terrain.len() > 1 && state.owner(space).is_some())
+        .then(|| describe::terrain_color(rules, state.board.space(space).terrain as usize))
+}
+
+/// A space's fill: its owner's colour (greyed for a seat out of the game) or its terrain's
+/// colour. On a board of several terrains an owned space shows its terrain inside
+/// ([`terrain_inside_frame`]).
 pub fn space_fill(rules: &Ruleset, state: &GameState, space: u32) -> Color32 {
     let terrain = describe::terrain_color(rules, state.board.space(space).terrain as usize);
     match state.owner(space) {

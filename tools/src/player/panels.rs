@@ -4,6 +4,7 @@
 //! Each takes a `Session` and an `egui::Ui`, so tests run them without a window.
 
 use egui::{Align2, Color32, FontId, RichText, Sense, Stroke, Vec2, vec2};
+use meeple_engine::game::state::Piece;
 use meeple_engine::game::{ActionKind, Figure, GameState, Method, SeatStatus};
 use meeple_engine::rules::Ruleset;
 
@@ -11,16 +12,24 @@ use super::describe;
 use super::opened::OpenedChoices;
 use super::session::{RollShown, Session};
 
-/// Lines describing a piece: its stats and the items it holds, each with the item's stats.
+/// The stats of a piece the window lists, by index with their values: those shown on screen
+/// that its kind gives or that are not 0 (every piece carries every stat, and a flag's
+/// "Attack: 0" says nothing).
+fn listed_stats<'a>(rules: &'a Ruleset, piece: &'a Piece) -> impl Iterator<Item = (usize, i64)> + 'a {
+    let kind = rules.piece_kinds.get(piece.kind as usize);
+    rules.stats.iter().zip(&piece.stats).enumerate().filter_map(move |(i, (stat, value))| {
+        let gives = kind.is_some_and(|k| k.gives_stat.get(i).copied().unwrap_or(false));
+        (stat.on_screen() && (*value != 0 || gives)).then_some((i, *value))
+    })
+}
+
+/// Lines describing a piece: its stats (see [`listed_stats`]) and the items it holds, each
+/// with the item's stats.
 pub fn piece_lines(rules: &Ruleset, state: &GameState, piece: u32) -> Vec<String> {
     let Some(p) = state.pieces.get(piece as usize) else { return Vec::new() };
     let mut lines = Vec::new();
-    for (i, stat) in rules.stats.iter().enumerate() {
-        if stat.on_screen()
-            && let Some(value) = p.stats.get(i)
-        {
-            lines.push(format!("{}: {value}", stat.label));
-        }
+    for (i, value) in listed_stats(rules, p) {
+        lines.push(format!("{}: {value}", rules.stats[i].label));
     }
     // Each item with what it gives, "Lance (strength 3, reach 2)": what the piece can do
     // with it is read here, not looked up in the mod's files.
@@ -51,12 +60,8 @@ pub fn piece_lines(rules: &Ruleset, state: &GameState, piece: u32) -> Vec<String
         for id in inside {
             let q = &state.pieces[id];
             let kind = rules.piece_kinds.get(q.kind as usize).map_or("piece", |k| k.label.as_str());
-            let stats: Vec<String> = rules
-                .stats
-                .iter()
-                .zip(&q.stats)
-                .filter(|(stat, _)| stat.on_screen())
-                .map(|(stat, value)| format!("{} {value}", stat.label.to_lowercase()))
+            let stats: Vec<String> = listed_stats(rules, q)
+                .map(|(i, value)| format!("{} {value}", rules.stats[i].label.to_lowercase()))
                 .collect();
             let owner = if q.owner == p.owner { String::new() } else { format!(" ({})", owner_name(state, q.owner)) };
             if stats.is_empty() {
@@ -84,6 +89,16 @@ pub fn resource_lines(rules: &Ruleset, state: &GameState, seat: u8) -> Vec<Strin
         .filter(|(info, _)| info.on_screen())
         .map(|(info, value)| format!("{}: {value}", info.label))
         .collect()
+}
+
+/// A seat's figures (the mod's `seats.figures`, "Upkeep due: 6"), worked out in `view`, what
+/// the person watching may see. A figure the rules cannot work out shows a question mark
+/// rather than stopping the window.
+pub fn figure_lines(rules: &Ruleset, view: &GameState, seat: u8) -> Vec<String> {
+    match meeple_engine::game::seat_figures(rules, view, seat) {
+        Ok(figures) => figures.into_iter().map(|(label, value)| format!("{label}: {value}")).collect(),
+        Err(_) => rules.seat_figures.iter().map(|(label, _)| format!("{label}: ?")).collect(),
+    }
 }
 
 /// The turn header: the announcement, the phase, and the current seat's piece and resources.
@@ -136,7 +151,7 @@ pub fn turn_header(ui: &mut egui::Ui, session: &Session) {
             ui.label(line);
         }
     }
-    for line in resource_lines(rules, state, seat) {
+    for line in resource_lines(rules, state, seat).into_iter().chain(figure_lines(rules, session.view(), seat)) {
         ui.label(line);
     }
 }
@@ -400,8 +415,9 @@ pub fn opened_choices(ui: &mut egui::Ui, rules: &Ruleset, state: &GameState, ope
     }
 }
 
-/// Every seat: colour, name, status and a short summary (spaces owned, resources).
-pub fn seats(ui: &mut egui::Ui, rules: &Ruleset, state: &GameState, controllers: &[String]) {
+/// Every seat: colour, name, status and a short summary (spaces owned, resources, the mod's
+/// figures worked out in `view`, what the person watching may see).
+pub fn seats(ui: &mut egui::Ui, rules: &Ruleset, state: &GameState, view: &GameState, controllers: &[String]) {
     for (i, seat) in state.seats.iter().enumerate() {
         let i = i as u8;
         let pieces: Vec<u32> = (0..state.pieces.len() as u32)
@@ -432,6 +448,7 @@ pub fn seats(ui: &mut egui::Ui, rules: &Ruleset, state: &GameState, controllers:
                 summary.push(first);
             }
             summary.extend(resource_lines(rules, state, i));
+            summary.extend(figure_lines(rules, view, i));
             if let Some(controller) = controllers.get(i as usize).filter(|c| *c != "human") {
                 summary.push(controller.clone());
             }

@@ -130,7 +130,7 @@ impl ReplayViewer {
                 ui.label(meeple_engine::game::seating::turn_announcement(&self.rules, &state, state.turn.seat));
             }
             ui.separator();
-            panels::seats(ui, &self.rules, &state, &self.controllers);
+            panels::seats(ui, &self.rules, &state, &state, &self.controllers);
         });
         egui::CentralPanel::default().show(ui, |ui| {
             // The spaces the last action named.

@@ -1,0 +1,119 @@
+//! Forces of Conquest through the engine where a scenario test cannot reach: its maps. No
+//! player's base range may be better placed than another's: each map, moved so that one base
+//! range lands on the next (a half turn for two, a mirror for three, a quarter turn for four),
+//! is the same map, and the middles of the base ranges are equally far apart (steps, four
+//! neighbours each).
+
+use std::collections::BTreeMap;
+
+use meeple_engine::board::Board;
+use meeple_engine::game::{Engine, Events, GameSetup};
+use meeple_tests::{load, mods_dir};
+
+/// The board of a game for `seats`, on the map the setup chooses for that many.
+fn board_for(seats: usize) -> std::sync::Arc<Board> {
+    let defaults = load("forces_of_conquest");
+    let chosen = meeple_engine::options::for_seats(&defaults.data.options, &Default::default(), seats);
+    let rules = meeple_engine::loader::load_mod_with(&mods_dir().join("forces_of_conquest"), &chosen).unwrap().ruleset;
+    let mut engine = Engine::new(rules.clone()).unwrap();
+    let state = engine.new_game(&GameSetup::new(&rules, 1, seats, "medium"), &mut Events::discard()).unwrap();
+    state.board
+}
+
+/// The spaces `moved` carries onto one of another terrain or base range (`moved_home` says
+/// whose range a range goes to).
+fn unlike_when_moved(
+    board: &Board,
+    moved: impl Fn(i32, i32) -> (i32, i32),
+    moved_home: impl Fn(u8) -> u8,
+) -> Vec<String> {
+    let by_cell: BTreeMap<(i32, i32), usize> =
+        board.spaces().iter().enumerate().map(|(id, space)| ((space.col, space.row), id)).collect();
+    board
+        .spaces()
+        .iter()
+        .filter(|space| {
+            let other = &board.spaces()[by_cell[&moved(space.col, space.row)]];
+            other.terrain != space.terrain || other.home != space.home.map(&moved_home)
+        })
+        .map(|space| space.label.clone())
+        .collect()
+}
+
+/// The middle of each base range, by seat, and the steps between each two.
+fn distances_between_ranges(board: &Board, seats: u8) -> Vec<i32> {
+    let middles: Vec<(i32, i32)> = (0..seats)
+        .map(|seat| {
+            let cells: Vec<(i32, i32)> =
+                board.spaces().iter().filter(|s| s.home == Some(seat)).map(|s| (s.col, s.row)).collect();
+            assert_eq!(cells.len(), 9, "seat {seat}'s range is three by three");
+            (cells.iter().map(|c| c.0).sum::<i32>() / 9, cells.iter().map(|c| c.1).sum::<i32>() / 9)
+        })
+        .collect();
+    let mut out = Vec::new();
+    for a in 0..middles.len() {
+        for b in a + 1..middles.len() {
+            out.push((middles[a].0 - middles[b].0).abs() + (middles[a].1 - middles[b].1).abs());
+        }
+    }
+    out
+}
+
+#[test]
+fn two_shores_is_the_same_seen_from_either_base() {
+    let board = board_for(2);
+    assert_eq!(board.spaces().len(), 144);
+    assert!(unlike_when_moved(&board, |col, row| (11 - col, 11 - row), |seat| 1 - seat).is_empty());
+    assert_eq!(distances_between_ranges(&board, 2), vec![18]);
+}
+
+#[test]
+fn three_crowns_mirrors_the_top_bases_and_keeps_all_three_fourteen_steps_apart() {
+    let board = board_for(3);
+    assert_eq!(board.spaces().len(), 17 * 10);
+    let mirrored = unlike_when_moved(&board, |col, row| (16 - col, row), |seat| [1, 0, 2][seat as usize]);
+    assert!(mirrored.is_empty(), "{mirrored:?}");
+    assert_eq!(distances_between_ranges(&board, 3), vec![14, 14, 14]);
+}
+
+#[test]
+fn four_winds_is_the_same_seen_from_every_base() {
+    let board = board_for(4);
+    assert_eq!(board.spaces().len(), 196);
+    // A quarter turn clockwise: column c, row r goes to column 13 - r, row c; each range onto
+    // the next one round (1 top left, 2 top right, 3 bottom right, 4 bottom left).
+    let turned = unlike_when_moved(&board, |col, row| (13 - row, col), |seat| (seat + 1) % 4);
+    assert!(turned.is_empty(), "{turned:?}");
+    assert_eq!(distances_between_ranges(&board, 4), vec![11, 22, 11, 11, 22, 11]);
+}
+
+/// What the window says of a player in Forces of Conquest: beside its resources, the upkeep its
+/// units will eat and its armies (the mod's `seats.figures`, worked out by the rules); a piece
+/// lists the stats its kind has — a flag none, an army its movement left, a soldier its own —
+/// not every number every piece carries.
+#[test]
+fn the_window_shows_upkeep_due_and_only_the_stats_a_piece_has() {
+    use meeple::player::panels::{figure_lines, piece_lines};
+    use meeple_engine::game::Action;
+    let rules = load("forces_of_conquest");
+    let mut engine = Engine::new(rules.clone()).unwrap();
+    let mut state = engine.new_game(&GameSetup::new(&rules, 1, 2, "medium"), &mut Events::discard()).unwrap();
+    let found = rules.action_index("found_base").unwrap() as u16;
+    let a00 = state.board.space_ids().find(|&s| state.board.space(s).label == "A00").unwrap() as i64;
+    let l11 = state.board.space_ids().find(|&s| state.board.space(s).label == "L11").unwrap() as i64;
+    engine.apply(&mut state, &Action::rule(found, &[a00]), &mut Events::discard()).unwrap();
+    engine.apply(&mut state, &Action::rule(found, &[l11]), &mut Events::discard()).unwrap();
+    assert_eq!(figure_lines(&rules, &state, 0), ["Upkeep due: 0", "Armies (of 10): 0"]);
+    // Two soldiers and a defender: 1 + 1 + 2 food, in three armies of one.
+    for unit in ["train_soldier", "train_soldier", "train_defender"] {
+        let train = Action::rule(rules.action_index(unit).unwrap() as u16, &[]);
+        engine.apply(&mut state, &train, &mut Events::discard()).unwrap();
+    }
+    assert_eq!(figure_lines(&rules, &state, 0), ["Upkeep due: 4", "Armies (of 10): 3"]);
+    let kind_of = |id: &str| rules.piece_kinds.iter().position(|k| k.id == id).unwrap() as u16;
+    let first = |kind: &str| state.pieces.iter().position(|p| p.alive && p.kind == kind_of(kind)).unwrap() as u32;
+    assert!(piece_lines(&rules, &state, first("flag")).is_empty(), "{:?}", piece_lines(&rules, &state, first("flag")));
+    assert_eq!(piece_lines(&rules, &state, first("soldier")), ["Attack: 2", "Defence: 2", "Movement: 4", "Upkeep: 1"]);
+    let army = piece_lines(&rules, &state, first("army"));
+    assert_eq!(army[0], "Inside (1):", "a new army has no movement left and lists its soldier: {army:?}");
+}
