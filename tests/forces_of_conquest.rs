@@ -116,4 +116,15 @@ fn the_window_shows_upkeep_due_and_only_the_stats_a_piece_has() {
     assert_eq!(piece_lines(&rules, &state, first("soldier")), ["Attack: 2", "Defence: 2", "Movement: 4", "Upkeep: 1"]);
     let army = piece_lines(&rules, &state, first("army"));
     assert_eq!(army[0], "Inside (1):", "a new army has no movement left and lists its soldier: {army:?}");
+    // Armies on one territory are told apart by what they hold, in lists and the log.
+    let merge = rules.action_index("merge").unwrap() as u16;
+    let armies: Vec<i64> = (0..state.pieces.len() as i64)
+        .filter(|&p| state.pieces[p as usize].alive && state.pieces[p as usize].kind == kind_of("army"))
+        .collect();
+    engine.apply(&mut state, &Action::rule(merge, &[armies[0], armies[1]]), &mut Events::discard()).unwrap();
+    let names: Vec<String> = (0..state.pieces.len() as u32)
+        .filter(|&p| state.pieces[p as usize].alive && state.pieces[p as usize].kind == kind_of("army"))
+        .map(|p| meeple::player::describe::piece(&rules, &state, p))
+        .collect();
+    assert_eq!(names, ["Seat 1's army (soldier ×2) at A00", "Seat 1's army (defender) at A00"]);
 }

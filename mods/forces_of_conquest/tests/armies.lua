@@ -136,3 +136,17 @@ test("splitting sends one unit to the next territory, paying its step; the rest 
   expect_eq(g:stat(new, "mp_left"), 2)
   expect_eq(g:stat(army, "mp_left"), 4)
 end)
+
+test("a unit split off steps onto a bridge for 1 as any walk does, a defender too, never past an enemy wall", function()
+  local g = helpers.game{ stock = 100 }
+  g:set_owner("F04", 1)
+  local army, units = helpers.army(g, 1, "F04", { "soldier", "defender" }, 2)
+  local function to_of(unit) return helpers.offered(g, "send_unit", "to", function(r) return r.unit == unit end) end
+  expect_eq(to_of(units[2]), { "E04", "F03", "F05" }, "no water for a defender; G04 is shallow")
+  g:act{ action = "build_bridge", at = "G04" }
+  expect_eq(to_of(units[2]), { "E04", "F03", "F05", "G04" })
+  g:place_between("stone_wall", 2, "F04", "F05")
+  expect_eq(to_of(units[2]), { "E04", "F03", "G04" }, "seat 2's wall closes F05")
+  g:act{ action = "send_unit", army = army, unit = units[2], to = "G04" }
+  expect_eq(g:stat(g:inside(units[2]), "mp_left"), 1, "2 less the bridge's 1")
+end)

@@ -148,10 +148,37 @@ pub fn piece(rules: &Ruleset, state: &GameState, piece: u32) -> String {
     if p.inside != meeple_engine::game::state::NO_PIECE {
         who = format!("{who} in {}", piece_name(rules, state, p.inside));
     }
+    // A holder with what it holds, so that two on one space are told apart in a list:
+    // "Red's wagon (Crate ×2, Guard) at C04".
+    let contents = contents_text(rules, state, piece);
+    if !contents.is_empty() {
+        who = format!("{who} ({contents})");
+    }
     if p.across != meeple_engine::game::state::NO_SPACE {
         return format!("{who} between {} and {}", space(state, p.space), space(state, p.across));
     }
     if (p.space as usize) < state.owners.len() { format!("{who} at {}", space(state, p.space)) } else { who }
+}
+
+/// What a holder holds, by kind in the mod's order, "Crate ×2, Guard"; empty for a piece that
+/// holds nothing.
+pub fn contents_text(rules: &Ruleset, state: &GameState, holder: u32) -> String {
+    let mut counts = vec![0u32; rules.piece_kinds.len()];
+    for q in state.pieces.iter().filter(|q| q.alive && q.inside == holder) {
+        if let Some(count) = counts.get_mut(q.kind as usize) {
+            *count += 1;
+        }
+    }
+    let parts: Vec<String> = counts
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| **n > 0)
+        .map(|(kind, n)| {
+            let label = &rules.piece_kinds[kind].label;
+            if *n == 1 { label.clone() } else { format!("{label} ×{n}") }
+        })
+        .collect();
+    parts.join(", ")
 }
 
 /// A piece by its owner and kind ("Seat 2's archer"), or by its owner alone when the seat
