@@ -486,7 +486,7 @@ impl BoardView {
             // Owned land on a board of several terrains: the owner's colour as a frame round
             // the terrain, which decides what the land costs and yields.
             if let Some(terrain) = terrain_inside_frame(rules, state, space) {
-                add_polygon(&mut mesh, to_screen(center), &geometry.corners, self.zoom * 0.6, terrain);
+                add_polygon(&mut mesh, to_screen(center), &geometry.corners, self.zoom * 0.72, terrain);
             }
         }
         painter.add(Shape::mesh(mesh));

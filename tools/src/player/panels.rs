@@ -420,8 +420,12 @@ pub fn opened_choices(ui: &mut egui::Ui, rules: &Ruleset, state: &GameState, ope
 pub fn seats(ui: &mut egui::Ui, rules: &Ruleset, state: &GameState, view: &GameState, controllers: &[String]) {
     for (i, seat) in state.seats.iter().enumerate() {
         let i = i as u8;
+        // What is inside a holder is listed with the holder, not again on its own.
         let pieces: Vec<u32> = (0..state.pieces.len() as u32)
-            .filter(|&p| state.pieces[p as usize].alive && state.pieces[p as usize].owner == i)
+            .filter(|&p| {
+                let piece = &state.pieces[p as usize];
+                piece.alive && piece.owner == i && piece.inside == meeple_engine::game::state::NO_PIECE
+            })
             .collect();
         let one_piece_seat = state.pieces.iter().filter(|p| p.owner == i).count() == 1;
         ui.horizontal(|ui| {
