@@ -164,3 +164,14 @@ test("a catapult is mended for 1 wood, 1 stone and 1 metal a point", function()
   expect_eq(g:stat(cart, "hp"), 7)
   expect_eq({ g:resource(1, "wood"), g:resource(1, "stone"), g:resource(1, "metal") }, { 7, 7, 7 })
 end)
+
+test("a bridge carries a catapult over water for 1, as it does any unit", function()
+  local g = helpers.game{ stock = 100 }
+  g:set_owner("F04", 1)
+  local cart = catapult(g, "F04")
+  expect_eq(helpers.offered(g, "haul", "to", function(r) return r.to == "G04" end), {}, "shallow water")
+  g:act{ action = "build_bridge", at = "G04" }
+  expect_eq(helpers.offered(g, "haul", "to", function(r) return r.to == "G04" end), { "G04" })
+  g:act{ action = "haul", cart = cart, to = "G04" }
+  expect_eq(g:stat(cart, "mp_left"), 1)
+end)

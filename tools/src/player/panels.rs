@@ -458,6 +458,11 @@ pub fn seats(ui: &mut egui::Ui, rules: &Ruleset, state: &GameState, view: &GameS
             }
             ui.label(RichText::new(summary.join(" · ")).small());
         });
+        if !one_piece_seat && pieces.len() > MAX_PIECES_LISTED {
+            // Too many to list: say so rather than list nothing.
+            let text = format!("    {} pieces: point at the board to see them", pieces.len());
+            ui.label(RichText::new(text).small().weak());
+        }
         if !one_piece_seat && (1..=MAX_PIECES_LISTED).contains(&pieces.len()) {
             for piece in pieces {
                 let p = &state.pieces[piece as usize];
