@@ -128,3 +128,39 @@ fn the_window_shows_upkeep_due_and_only_the_stats_a_piece_has() {
         .collect();
     assert_eq!(names, ["Seat 1's army (soldier ×2) at A00", "Seat 1's army (defender) at A00"]);
 }
+
+/// Choosing where an army moves, a territory with an enemy army on it is a target (ringed red,
+/// as enemy land is), though nobody owns the ground: moving there starts a battle.
+#[test]
+fn a_territory_with_an_enemy_army_is_a_target_in_the_choice() {
+    use meeple::player::Session;
+    use meeple_engine::game::{Action, ActionKind};
+    let rules = load("forces_of_conquest");
+    let mut session = Session::new(rules.clone(), GameSetup::new(&rules, 1, 2, "human")).unwrap();
+    let label_of = |session: &Session, id: u32| session.state.board.space(id).label.clone();
+    let space = |session: &Session, label: &str| {
+        session.state.board.space_ids().find(|&s| label_of(session, s) == label).unwrap()
+    };
+    let found = rules.action_index("found_base").unwrap() as u16;
+    let (a00, l11) = (space(&session, "A00"), space(&session, "L11"));
+    session.act(Action::rule(found, &[i64::from(a00)])).unwrap();
+    session.act(Action::rule(found, &[i64::from(l11)])).unwrap();
+    session.act(Action::rule(rules.action_index("train_soldier").unwrap() as u16, &[])).unwrap();
+    let army_kind = rules.piece_kinds.iter().position(|k| k.id == "army").unwrap() as u16;
+    let mp_left = rules.stats.iter().position(|s| s.id == "mp_left").unwrap();
+    let b00 = space(&session, "B00");
+    session.edit_state(|state| {
+        let army = state.pieces.iter().position(|p| p.alive && p.kind == army_kind).unwrap();
+        state.pieces[army].stats[mp_left] = 2;
+        // An empty army of seat 2 on B00, nobody's ground.
+        let mut enemy = state.pieces[army].clone();
+        enemy.owner = 1;
+        enemy.space = b00;
+        state.pieces.push(enemy);
+    });
+    session.select(ActionKind::Rule(rules.action_index("move").unwrap() as u16));
+    let army = session.options()[0].arg;
+    session.choose(army);
+    let targets: Vec<String> = session.options().into_iter().filter(|o| o.hostile).map(|o| o.label).collect();
+    assert_eq!(targets, ["B00"], "{:?}", session.options());
+}

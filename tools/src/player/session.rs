@@ -56,7 +56,8 @@ pub struct ChoiceOption {
     pub label: String,
     /// The space this choice is or stands on, to highlight and click on the board.
     pub space: Option<u32>,
-    /// Whether it belongs to another side (a target, drawn red) rather than to the mover.
+    /// Whether it belongs to another side, or (a space) has another side's piece on it: a
+    /// target, drawn red, rather than the mover's or empty ground.
     pub hostile: bool,
     /// For an item (to buy) or an item held: its stats and who may hold it, "strength 3,
     /// reach 2 · for Lookout", shown under the choice.
@@ -410,11 +411,23 @@ impl Session {
             .map(|arg| {
                 let (space, owner) = describe::arg_place(&self.state, param.kind, arg);
                 let item = describe::arg_item(&self.state, param.kind, arg);
+                // A space is a target when another side owns it or has a piece standing on it
+                // (moving there starts a fight, whoever owns the ground).
+                let enemy_on_space = param.kind == ParamKind::Space
+                    && space.is_some_and(|s| {
+                        self.state.pieces.iter().any(|p| {
+                            p.alive
+                                && p.space == s
+                                && p.inside == meeple_engine::game::state::NO_PIECE
+                                && p.owner != NO_SEAT
+                                && !self.allies(p.owner, me)
+                        })
+                    });
                 ChoiceOption {
                     arg,
                     label: describe::arg(&self.rules, &self.state, param.kind, arg),
                     space,
-                    hostile: owner.is_some_and(|o| !self.allies(o, me)),
+                    hostile: owner.is_some_and(|o| !self.allies(o, me)) || enemy_on_space,
                     detail: item.and_then(|item| describe::item_detail(&self.rules, item)),
                     description: item.and_then(|item| describe::item_description(&self.rules, item)),
                 }
