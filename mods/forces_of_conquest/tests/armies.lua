@@ -111,6 +111,20 @@ test("laying waste to a forest leaves it barren for three rounds, with a path 1 
     "the forest costs a soldier 1 now, not 2")
 end)
 
+test("the board counts down the turns a territory stays barren", function()
+  local g = helpers.game()
+  local army = helpers.army(g, 1, "E00", { "soldier" }, 4)
+  g:act{ action = "attack_land", army = army }
+  -- This turn and the six after it (three rounds of two players).
+  expect_eq(g:counter("E00", "waste"), 7)
+  local left = {}
+  for _ = 1, 7 do
+    g:pass()
+    left[#left + 1] = g:counter("E00", "waste")
+  end
+  expect_eq(left, { 6, 5, 4, 3, 2, 1, 0 })
+end)
+
 test("combining takes the smaller movement points, and at most ten units and two rangers", function()
   local g = helpers.game()
   local a = helpers.army(g, 1, "D01", { "soldier", "soldier" }, 4)
