@@ -529,12 +529,17 @@ fn first_seat_where(
 }
 
 fn seat_formula(cx: &mut WriteCx, formula: &Formula, seat: u8) -> Result<Value, RuleError> {
-    let mut frame = [Value::Nil; 8];
-    frame[0] = Value::Seat(cx.state.turn.seat);
-    frame[1] = Value::Seat(seat);
-    let frame = &frame[..(formula.frame as usize).clamp(2, 8)];
     let mut read = ReadCx { rules: cx.rules, state: cx.state, scratch: cx.scratch, odds: None, hooks: None };
-    eval::eval(&mut read, &formula.expr, frame)
+    read_seat_formula(&mut read, formula, seat)
+}
+
+/// A formula about `seat` (an `end` condition, `ai.standing`, a seat figure) read in `read`'s
+/// game: `me` (slot 0) is the seat to move, `seat` slot 1.
+pub(crate) fn read_seat_formula(read: &mut ReadCx, formula: &Formula, seat: u8) -> Result<Value, RuleError> {
+    let mut frame = [Value::Nil; 8];
+    frame[0] = Value::Seat(read.state.turn.seat);
+    frame[1] = Value::Seat(seat);
+    eval::eval(read, &formula.expr, &frame[..(formula.frame as usize).clamp(2, 8)])
 }
 
 /// Each seat still playing with its `end.draw_shares` weight (1 each when the mod gives none).

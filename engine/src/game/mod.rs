@@ -924,10 +924,6 @@ impl Engine {
             (None, None, Some(formula)) => (formula, "end.draw_shares"),
             (None, None, None) => return Ok(f64::from(state.owned_count(seat))),
         };
-        let mut frame = [Value::Nil; 8];
-        frame[0] = Value::Seat(state.turn.seat);
-        frame[1] = Value::Seat(seat);
-        let frame = &frame[..(formula.frame as usize).clamp(2, 8)];
         // `ai.standing` may call a Lua evaluation hook, read-only: one judging is one piece of
         // work for the hooks' shared budget.
         if let Some(hooks) = self.hooks.as_mut() {
@@ -940,7 +936,9 @@ impl Engine {
             odds: None,
             hooks: self.hooks.as_mut(),
         };
-        eval::eval(&mut cx, &formula.expr, frame).map(Value::as_num).map_err(|error| error.context(&self.rules, rule))
+        flow::read_seat_formula(&mut cx, formula, seat)
+            .map(Value::as_num)
+            .map_err(|error| error.context(&self.rules, rule))
     }
 
     /// The computer-player scores of many actions at once: `out[i]` is `ai_score(state, legal[i])`.
@@ -1263,12 +1261,8 @@ pub fn seat_figures(rules: &Ruleset, state: &GameState, seat: u8) -> Result<Vec<
     let mut scratch = Scratch::default();
     let mut out = Vec::with_capacity(rules.seat_figures.len());
     for (label, formula) in &rules.seat_figures {
-        let mut frame = [Value::Nil; 8];
-        frame[0] = Value::Seat(state.turn.seat);
-        frame[1] = Value::Seat(seat);
-        let frame = &frame[..(formula.frame as usize).clamp(2, 8)];
         let mut cx = eval::ReadCx { rules, state, scratch: &mut scratch, odds: None, hooks: None };
-        let value = eval::eval(&mut cx, &formula.expr, frame)
+        let value = flow::read_seat_formula(&mut cx, formula, seat)
             .map(Value::as_num)
             .map_err(|error| error.context(rules, &format!("seats.figures ({label})")))?;
         out.push((label.clone(), value));

@@ -574,7 +574,7 @@ impl Compiler<'_> {
                 .collect::<Vec<_>>()
         });
         let end = self.key("end", |c| c.end(&data.end));
-        let ai_standing = self.key("ai", |c| c.seat_formula("standing", &data.ai.standing, Type::Num));
+        let ai_standing = self.key("ai", |c| c.seat_formula("standing", data.ai.standing.as_ref(), Type::Num, None));
         let seat_figures = self.key("seats", |c| {
             c.key("figures", |c| {
                 data.seats
@@ -582,7 +582,9 @@ impl Compiler<'_> {
                     .iter()
                     .filter_map(|(id, figure)| {
                         let label = figure.label.clone().unwrap_or_else(|| id.clone());
-                        let formula = c.key(id, |c| c.seat_formula("value", &Some(figure.value.clone()), Type::Num))?;
+                        let formula = c.key(id, |c| {
+                            c.seat_formula("value", Some(&figure.value), Type::Num, Some(NO_HOOKS_IN_FIGURES))
+                        })?;
                         Some((label, formula))
                     })
                     .collect::<Vec<_>>()
@@ -1649,16 +1651,17 @@ impl Compiler<'_> {
     }
 
     /// A formula about `seat` (slot 1; `me`, slot 0, is the seat to move): an `end` condition,
-    /// `ai.standing` (which alone may call Lua) or a seat figure's `value`.
-    fn seat_formula(&mut self, key: &str, text: &Option<String>, want: Type) -> Option<Formula> {
-        let text = text.as_ref()?;
+    /// `ai.standing` or a seat figure's `value`. `no_hooks` says why it may not call Lua (`None`:
+    /// it may, as `ai.standing`).
+    fn seat_formula(
+        &mut self,
+        key: &str,
+        text: Option<&String>,
+        want: Type,
+        no_hooks: Option<&'static str>,
+    ) -> Option<Formula> {
+        let text = text?;
         self.key(key, |c| {
-            // The end of the game is checked without running Lua; `ai.standing` may call it.
-            let no_hooks = match key {
-                "standing" => None,
-                "value" => Some(NO_HOOKS_IN_FIGURES),
-                _ => Some(NO_HOOKS_IN_END),
-            };
             let mut scope = Scope::new(Allow { no_hooks, ..Allow::default() });
             scope.push("seat", Type::Seat, true);
             let (expr, _) = c.typed(text, &mut scope, Some(want))?;
@@ -1667,11 +1670,11 @@ impl Compiler<'_> {
     }
 
     fn end(&mut self, def: &defs::EndDef) -> EndRule {
-        let eliminate = self.seat_formula("eliminate", &def.eliminate, Type::Bool);
-        let win = self.seat_formula("win", &def.win, Type::Bool);
-        let draw_shares = self.seat_formula("draw_shares", &def.draw_shares, Type::Int);
-        let draw = self.seat_formula("draw", &def.draw, Type::Bool);
-        let score = self.seat_formula("score", &def.score, Type::Int);
+        let eliminate = self.seat_formula("eliminate", def.eliminate.as_ref(), Type::Bool, Some(NO_HOOKS_IN_END));
+        let win = self.seat_formula("win", def.win.as_ref(), Type::Bool, Some(NO_HOOKS_IN_END));
+        let draw_shares = self.seat_formula("draw_shares", def.draw_shares.as_ref(), Type::Int, Some(NO_HOOKS_IN_END));
+        let draw = self.seat_formula("draw", def.draw.as_ref(), Type::Bool, Some(NO_HOOKS_IN_END));
+        let score = self.seat_formula("score", def.score.as_ref(), Type::Int, Some(NO_HOOKS_IN_END));
         if def.turn_limit == 0 {
             self.key("turn_limit", |c| c.problem(None, "the turn limit must be at least 1", None));
         }

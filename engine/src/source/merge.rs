@@ -44,8 +44,6 @@ pub fn merge(parts: Vec<RawNode>, collections: &[&str], sources: &Sources) -> (R
     (RawNode::new(RawValue::Table(merged), root_loc), diagnostics)
 }
 
-/// Lays `over` on `below`: tables merge key by key (recursively), any other value replaces the
-/// one below (with its own location, so problems point at the layer that wrote it).
 /// Lays a variant's layer over the data below as [`overlay`] does, except that the top-level
 /// lists named in `appended` (rules that all apply, as `triggers`) are added to the ones below
 /// instead of replacing them: a variant adds a trigger without restating, or silently losing,
@@ -67,6 +65,8 @@ pub fn overlay_layer(below: &mut RawNode, mut over: RawNode, appended: &[&str]) 
     overlay(below, over);
 }
 
+/// Lays `over` on `below`: tables merge key by key (recursively), any other value replaces the
+/// one below (with its own location, so problems point at the layer that wrote it).
 pub fn overlay(below: &mut RawNode, over: RawNode) {
     match (&mut below.value, over.value) {
         (RawValue::Table(target), RawValue::Table(entries)) => {

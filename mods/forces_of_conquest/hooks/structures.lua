@@ -19,6 +19,17 @@ local function destroy(structure)
   game.remove(structure)   -- and the units standing in it
 end
 
+-- The units of the armies on `at` that `wanted(army)` accepts, army by army.
+local function units_in_armies(at, wanted)
+  local units = {}
+  for _, piece in ipairs(game.pieces(at)) do
+    if game.piece_kind(piece) == "army" and wanted(piece) then
+      for _, unit in ipairs(game.contents(piece)) do units[#units + 1] = unit end
+    end
+  end
+  return units
+end
+
 local function hurt(unit, damage)
   local left = game.stat(unit, "defence") - damage
   if left <= 0 then game.remove(unit) else game.set_stat(unit, "defence", left) end
@@ -54,12 +65,7 @@ end
 -- evenly as can be (drawn at random).
 function volley(post, at)
   local owner = game.piece_owner(post)
-  local targets = {}
-  for _, piece in ipairs(game.pieces(at)) do
-    if game.piece_kind(piece) == "army" and game.piece_owner(piece) ~= owner then
-      for _, unit in ipairs(game.contents(piece)) do targets[#targets + 1] = unit end
-    end
-  end
+  local targets = units_in_armies(at, function(army) return game.piece_owner(army) ~= owner end)
   if #targets == 0 then return end
   local shooters = game.contents(post)
   local hit = game.spread(shooters, targets)
@@ -102,12 +108,9 @@ function fire(cart, target, strikes, flings_unit)
   local owner = game.piece_owner(cart)
   local from = game.piece_space(cart)
   if flings_unit > 0 then
-    local shells = {}
-    for _, piece in ipairs(game.pieces(from)) do
-      if game.piece_kind(piece) == "army" and game.piece_owner(piece) == owner and game.stat(piece, "battle") == 0 then
-        for _, unit in ipairs(game.contents(piece)) do shells[#shells + 1] = unit end
-      end
-    end
+    local shells = units_in_armies(from, function(army)
+      return game.piece_owner(army) == owner and game.stat(army, "battle") == 0
+    end)
     local shell = shells[game.random(1, #shells)]
     local army = game.inside(shell)
     game.remove(shell)

@@ -407,22 +407,28 @@ impl Session {
             }
         }
         let me = self.seat();
+        // A space is a target when another side owns it or has a piece standing on it (moving
+        // there starts a fight, whoever owns the ground): those spaces, found once.
+        let enemy_spaces: std::collections::HashSet<u32> = if param.kind == ParamKind::Space {
+            self.state
+                .pieces
+                .iter()
+                .filter(|p| {
+                    p.alive
+                        && p.inside == meeple_engine::game::state::NO_PIECE
+                        && p.owner != NO_SEAT
+                        && !self.allies(p.owner, me)
+                })
+                .map(|p| p.space)
+                .collect()
+        } else {
+            Default::default()
+        };
         seen.into_iter()
             .map(|arg| {
                 let (space, owner) = describe::arg_place(&self.state, param.kind, arg);
                 let item = describe::arg_item(&self.state, param.kind, arg);
-                // A space is a target when another side owns it or has a piece standing on it
-                // (moving there starts a fight, whoever owns the ground).
-                let enemy_on_space = param.kind == ParamKind::Space
-                    && space.is_some_and(|s| {
-                        self.state.pieces.iter().any(|p| {
-                            p.alive
-                                && p.space == s
-                                && p.inside == meeple_engine::game::state::NO_PIECE
-                                && p.owner != NO_SEAT
-                                && !self.allies(p.owner, me)
-                        })
-                    });
+                let enemy_on_space = space.is_some_and(|s| enemy_spaces.contains(&s));
                 ChoiceOption {
                     arg,
                     label: describe::arg(&self.rules, &self.state, param.kind, arg),
