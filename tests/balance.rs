@@ -43,7 +43,7 @@ fn dunes() -> Arc<Ruleset> {
 }
 
 fn config(seats: usize) -> SimConfig {
-    SimConfig { games: 0, seed: 1, seats, levels: vec!["easy".into()], rotate: true, threads: 1 }
+    SimConfig { games: 0, seed: 1, seats, levels: vec!["easy".into()], rotate: true, rotate_first: false, threads: 1 }
 }
 
 fn game(index: u64, outcome: Outcome, turns: u32) -> GameSummary {

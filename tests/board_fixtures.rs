@@ -65,8 +65,15 @@ fn one_way_links_are_walked_one_way() {
 fn every_board_fixture_plays_to_the_end() {
     for name in ["square_walls", "rings", "graph"] {
         let rules = fixture(name);
-        let config =
-            SimConfig { games: 20, seed: 3, seats: 2, levels: vec!["medium".into()], rotate: false, threads: 2 };
+        let config = SimConfig {
+            games: 20,
+            seed: 3,
+            seats: 2,
+            levels: vec!["medium".into()],
+            rotate: false,
+            rotate_first: false,
+            threads: 2,
+        };
         let (_, games) = sim::run(rules, &config, &|_| {}).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(games.len(), 20, "{name}");
         assert!(games.iter().all(|g| g.actions > 0), "{name}: every game was played");

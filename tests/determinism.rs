@@ -72,6 +72,7 @@ fn simulation_results_do_not_depend_on_threads() {
         seats: 4,
         levels: vec!["greedy".into(), "random".into()],
         rotate: true,
+        rotate_first: false,
         threads,
     };
     let (one, games_one) = sim::run(rules.clone(), &config(1), &|_| {}).unwrap();
@@ -100,6 +101,7 @@ fn every_level_plays_reproducibly_and_legally() {
             seats: 2,
             levels: vec![level.into(), "medium".into()],
             rotate: true,
+            rotate_first: false,
             threads: 1,
         };
         let run = || {

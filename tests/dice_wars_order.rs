@@ -68,8 +68,15 @@ fn the_bounds_are_the_textbook_ones() {
 #[test]
 fn two_medium_players_seat_1_wins_about_half_and_games_finish() {
     let rules = load("dice_wars");
-    let config =
-        SimConfig { games: GAMES, seed: 1, seats: 2, levels: vec!["medium".into()], rotate: false, threads: 2 };
+    let config = SimConfig {
+        games: GAMES,
+        seed: 1,
+        seats: 2,
+        levels: vec!["medium".into()],
+        rotate: false,
+        rotate_first: false,
+        threads: 2,
+    };
     let (report, games) = sim::run(rules.clone(), &config, &|_| {}).unwrap();
     let mut engine = Engine::new(rules).unwrap();
     let (mut seat_1_first, mut seat_1_wins, mut first_mover_wins, mut won, mut draws) = (0, 0, 0, 0, 0);

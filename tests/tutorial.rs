@@ -327,6 +327,7 @@ fn simulate(ws: &Workspace, folder: &str, args: &[String]) -> Vec<String> {
         seats: rules.manifest.seats.default_count() as usize,
         levels,
         rotate,
+        rotate_first: false,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     let (report, _) = sim::run(rules, &config, &|_| {}).unwrap();

@@ -26,6 +26,10 @@ pub struct SimConfig {
     pub levels: Vec<String>,
     /// Rotate the levels one seat further each game, so every level plays every seat equally.
     pub rotate: bool,
+    /// Let seat `index % seats` move first in game `index` (instead of the mod's `[seats]
+    /// first`), so that every seat moves first, second… equally often: a map's fairness
+    /// measured apart from the order of play.
+    pub rotate_first: bool,
     pub threads: usize,
 }
 
@@ -111,6 +115,7 @@ pub struct SimReport {
     pub seats: usize,
     pub levels: Vec<String>,
     pub rotate: bool,
+    pub rotate_first: bool,
     pub per_seat: Vec<SeatReport>,
     pub per_level: Vec<LevelReport>,
     pub draws: Rate,
@@ -152,6 +157,9 @@ pub fn play_one(engine: &mut Engine, config: &SimConfig, index: u64) -> Result<G
     let seed = derive_seed(config.seed, index);
     let levels = levels_for(config, index);
     let mut setup = GameSetup::new(&rules, seed, config.seats, "computer");
+    if config.rotate_first {
+        setup.first_seat = Some((index % config.seats as u64) as u8);
+    }
     for (seat, level) in setup.seats.iter_mut().zip(&levels) {
         seat.controller = level.clone();
     }
@@ -327,6 +335,7 @@ fn summarize(rules: &Ruleset, config: &SimConfig, games: &[GameSummary], seconds
         seats: config.seats,
         levels: config.levels.clone(),
         rotate: config.rotate,
+        rotate_first: config.rotate_first,
         per_seat: seat_wins
             .iter()
             .enumerate()

@@ -24,7 +24,15 @@ const SEED: u64 = 1;
 const POSITIONS: usize = 64;
 
 fn config(games: u64) -> SimConfig {
-    SimConfig { games, seed: SEED, seats: SEATS, levels: vec!["greedy".into()], rotate: false, threads: 1 }
+    SimConfig {
+        games,
+        seed: SEED,
+        seats: SEATS,
+        levels: vec!["greedy".into()],
+        rotate: false,
+        rotate_first: false,
+        threads: 1,
+    }
 }
 
 /// The start position of `meeple sim` game `index` (board built, dice dealt, first turn begun)

@@ -9,7 +9,15 @@ fn main() {
     let games: u64 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(64);
     let rules = meeple_tests::load("dice_wars");
     let mut engine = Engine::new(rules).expect("engine");
-    let config = SimConfig { games, seed: 1, seats: 4, levels: vec!["greedy".into()], rotate: false, threads: 1 };
+    let config = SimConfig {
+        games,
+        seed: 1,
+        seats: 4,
+        levels: vec!["greedy".into()],
+        rotate: false,
+        rotate_first: false,
+        threads: 1,
+    };
     let mut turns = 0u64;
     for index in 0..games {
         turns += u64::from(play_one(&mut engine, &config, index).expect("game").turns);

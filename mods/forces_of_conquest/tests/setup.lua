@@ -2,7 +2,7 @@
 
 test("each seat count plays on its own map", function()
   expect_eq(scenario.new{ seats = 2 }:space_count(), 144)
-  expect_eq(scenario.new{ seats = 3 }:space_count(), 170)
+  expect_eq(scenario.new{ seats = 3 }:space_count(), 187)
   expect_eq(scenario.new{ seats = 4 }:space_count(), 196)
 end)
 

@@ -47,6 +47,11 @@ pub struct SimArgs {
     /// Rotate the levels one seat further each game, so each plays every seat equally often.
     #[arg(long)]
     rotate: bool,
+    /// Let a different seat move first each game (seat 1 in the first, seat 2 in the next…),
+    /// so each moves first, second… equally often: how fair the seats' places are, apart from
+    /// the order of play.
+    #[arg(long)]
+    rotate_first: bool,
     /// Worker threads (all cores when absent).
     #[arg(long)]
     threads: Option<usize>,
@@ -84,6 +89,7 @@ pub fn run(args: SimArgs) -> Result<ExitCode, String> {
         seats,
         levels: args.levels.clone(),
         rotate: args.rotate,
+        rotate_first: args.rotate_first,
         threads: worker_threads(args.threads),
     };
     let bar = if std::io::stderr().is_terminal() {
@@ -127,14 +133,15 @@ fn percent(x: f64) -> String {
 
 fn print_table(report: &SimReport, actions: bool) {
     super::out!(
-        "{} {}: {} games, {} seats, seed {}, levels {}{}",
+        "{} {}: {} games, {} seats, seed {}, levels {}{}{}",
         report.mod_id,
         report.mod_version,
         report.games,
         report.seats,
         report.seed,
         report.levels.join(" "),
-        if report.rotate { " (rotated)" } else { "" }
+        if report.rotate { " (rotated)" } else { "" },
+        if report.rotate_first { ", the first seat rotated" } else { "" }
     );
     super::out!("seat  wins    rate    95% interval");
     for seat in &report.per_seat {

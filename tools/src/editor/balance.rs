@@ -69,6 +69,7 @@ impl BalanceSettings {
             // With one level rotation changes nothing; it is on so that mixed levels, should the
             // panel offer them, play every seat equally often.
             rotate: true,
+            rotate_first: false,
             threads,
         }
     }
