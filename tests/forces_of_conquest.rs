@@ -180,6 +180,20 @@ fn the_window_shows_upkeep_due_and_only_the_stats_a_piece_has() {
         .map(|p| meeple::player::describe::piece(&rules, &state, p))
         .collect();
     assert_eq!(names, ["Seat 1's army (soldier ×2) at A00", "Seat 1's army (defender) at A00"]);
+    // An army gone rogue is nobody's: the mod's `[seats] nobody` names it, `nobody_color`
+    // draws it (before, it was a bare "army" in light grey, like a neutral marker).
+    let rogue = (0..state.pieces.len() as u32)
+        .find(|&p| state.pieces[p as usize].alive && state.pieces[p as usize].kind == kind_of("army"))
+        .unwrap();
+    for piece in state.pieces.iter_mut().filter(|q| q.inside == rogue) {
+        piece.owner = meeple_engine::game::state::NO_SEAT;
+    }
+    state.pieces[rogue as usize].owner = meeple_engine::game::state::NO_SEAT;
+    assert_eq!(meeple::player::describe::piece(&rules, &state, rogue), "Rogues' army (soldier ×2) at A00");
+    assert_eq!(
+        meeple::player::describe::seat_color(&rules, &state, meeple_engine::game::state::NO_SEAT),
+        egui::Color32::from_rgb(0x3a, 0x30, 0x30)
+    );
 }
 
 /// Choosing where an army moves, a territory with an enemy army on it is a target (ringed red,

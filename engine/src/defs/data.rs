@@ -504,6 +504,15 @@ pub struct SeatsDef {
     /// card of another seat), and may not call Lua hooks. Keyed by id, shown in order.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub figures: IndexMap<String, SeatFigureDef>,
+    /// What the window calls the owner of pieces that belong to no seat (rogue armies, wild
+    /// beasts, a neutral garrison), as a name in the log and lists: `"Rogues"` names such an
+    /// army "Rogues' army". Absent, such a piece is named by its kind alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nobody: Option<String>,
+    /// The colour the window draws pieces of no seat's in, `#rrggbb`; light grey when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^#[0-9a-fA-F]{6}$"), example = &"#5d4037")]
+    pub nobody_color: Option<String>,
 }
 
 /// A number the window shows beside each seat's resources (`[seats.figures.<id>]`).

@@ -630,11 +630,7 @@ impl BoardView {
             } else {
                 (self.zoom * 0.36).max(3.0)
             };
-            let color = if piece.owner == NO_SEAT {
-                Color32::from_gray(220)
-            } else {
-                describe::seat_color(rules, state, piece.owner)
-            };
+            let color = describe::seat_color(rules, state, piece.owner);
             painter.circle(at, radius, color, Stroke::new(1.0, Color32::BLACK));
             if overlay.ring == Some(id as u32) {
                 painter.circle_stroke(at, radius + 3.0, Stroke::new(2.5, Color32::WHITE));
@@ -651,7 +647,7 @@ impl BoardView {
                     Align2::CENTER_CENTER,
                     symbol,
                     FontId::proportional((radius * scale).min(28.0)),
-                    Color32::BLACK,
+                    ink_on(color),
                 );
             }
             if let Some(count) = held.get(&(id as u32))
@@ -865,11 +861,7 @@ impl BoardView {
         let half = if geometry.kind == CellKind::Node { geometry.node_radius * 0.6 } else { 0.45 };
         let across = (b - a).normalized().rot90() * half;
         let (from, to) = (to_screen(middle - across), to_screen(middle + across));
-        let color = if piece.owner == NO_SEAT {
-            Color32::from_gray(220)
-        } else {
-            describe::seat_color(rules, state, piece.owner)
-        };
+        let color = describe::seat_color(rules, state, piece.owner);
         let width = (self.zoom * 0.22).clamp(3.0, 12.0);
         painter.line_segment([from, to], Stroke::new(width + 2.0, Color32::BLACK));
         painter.line_segment([from, to], Stroke::new(width, color));
@@ -976,4 +968,11 @@ pub fn space_tooltip(ui: &mut egui::Ui, rules: &Ruleset, state: &GameState, spac
             }
         }
     }
+}
+
+/// Black or white, whichever reads on `background`: a symbol on a dark token is drawn white.
+fn ink_on(background: Color32) -> Color32 {
+    let [r, g, b, _] = background.to_array();
+    let luma = 0.299 * f32::from(r) + 0.587 * f32::from(g) + 0.114 * f32::from(b);
+    if luma < 110.0 { Color32::WHITE } else { Color32::BLACK }
 }

@@ -187,10 +187,21 @@ pub fn piece_name(rules: &Ruleset, state: &GameState, piece: u32) -> String {
     let Some(p) = state.pieces.get(piece as usize) else { return format!("piece {}", piece + 1) };
     let kind = rules.piece_kinds.get(p.kind as usize).map_or("piece", |k| k.label.as_str());
     if p.owner == NO_SEAT {
-        return kind.to_string();
+        return rules.data.seats.nobody.as_deref().map_or_else(|| kind.to_string(), |name| format!("{} {kind}", possessive(name)));
     }
     let pieces_of_owner = state.pieces.iter().filter(|q| q.owner == p.owner).count();
-    if pieces_of_owner == 1 { seat(state, p.owner) } else { format!("{}'s {kind}", seat(state, p.owner)) }
+    if pieces_of_owner == 1 { seat(state, p.owner) } else { format!("{} {kind}", possessive(&seat(state, p.owner))) }
+}
+
+/// "Red's", "Rogues'": a name as the owner of what follows.
+pub fn possessive(name: &str) -> String {
+    if name.ends_with('s') { format!("{name}'") } else { format!("{name}'s") }
+}
+
+/// The name of who owns a piece: its seat's, or what the mod calls nobody (`[seats] nobody`),
+/// else "nobody".
+pub fn owner_name(rules: &Ruleset, state: &GameState, owner: u8) -> String {
+    if owner == NO_SEAT { rules.data.seats.nobody.clone().unwrap_or_else(|| "nobody".into()) } else { seat(state, owner) }
 }
 
 /// A readable line for an event, or `None` for the events the log leaves out (counter
@@ -234,7 +245,7 @@ pub fn event(rules: &Ruleset, state: &GameState, event: &Event) -> Option<String
         },
         Event::PieceOwnerChanged { piece: p, to, .. } => match to {
             Some(to) => format!("  {} now belongs to {}", piece(rules, state, *p), seat(state, *to)),
-            None => format!("  {} now belongs to nobody", piece(rules, state, *p)),
+            None => format!("  {} now belongs to {}", piece(rules, state, *p), owner_name(rules, state, NO_SEAT)),
         },
         Event::ResourceChanged { seat: who, resource, from, to } => {
             let info = rules.resources.get(*resource as usize)?;
@@ -392,6 +403,9 @@ const FALLBACK: [Color32; 8] = [
 /// `[seats] colors`, else a fixed palette.
 pub fn seat_color(rules: &Ruleset, state: &GameState, seat: u8) -> Color32 {
     let data = &rules.data.seats;
+    if seat == NO_SEAT {
+        return data.nobody_color.as_deref().and_then(parse_color).unwrap_or(Color32::from_gray(220));
+    }
     if let Some(side) = state.seats.get(seat as usize).and_then(|s| data.sides.get(s.side as usize))
         && let Some(color) = side.color.as_deref().and_then(parse_color)
     {

@@ -63,7 +63,7 @@ pub fn piece_lines(rules: &Ruleset, state: &GameState, piece: u32) -> Vec<String
             let stats: Vec<String> = listed_stats(rules, q)
                 .map(|(i, value)| format!("{} {value}", rules.stats[i].label.to_lowercase()))
                 .collect();
-            let owner = if q.owner == p.owner { String::new() } else { format!(" ({})", owner_name(state, q.owner)) };
+            let owner = if q.owner == p.owner { String::new() } else { format!(" ({})", describe::owner_name(rules, state, q.owner)) };
             if stats.is_empty() {
                 lines.push(format!("  {kind}{owner}"));
             } else {
@@ -74,10 +74,6 @@ pub fn piece_lines(rules: &Ruleset, state: &GameState, piece: u32) -> Vec<String
     lines
 }
 
-/// A piece owner's name, or "nobody's".
-fn owner_name(state: &GameState, owner: u8) -> String {
-    if owner == meeple_engine::game::state::NO_SEAT { "nobody's".into() } else { describe::seat(state, owner) }
-}
 
 /// The seat's resources as "Label: value" lines.
 pub fn resource_lines(rules: &Ruleset, state: &GameState, seat: u8) -> Vec<String> {
