@@ -1143,3 +1143,63 @@ fn a_holder_is_one_disc_and_what_is_inside_is_picked_from_the_list() {
     let spaces: Vec<u32> = session.state.pieces.iter().take(3).map(|p| p.space).collect();
     assert_eq!(spaces, [b, a, b], "the wagon went with crate 2 and left crate 1");
 }
+
+/// The log names each piece as it was when its line happened: a guard that defects to nobody
+/// was Red's when it changed hands (the line was written from the state after the action, and
+/// said "Bandits' guard now belongs to Bandits"); a piece taken off later keeps its old lines.
+#[test]
+fn the_log_names_pieces_as_they_were_when_each_line_happened() {
+    use meeple::player::Session;
+    use meeple_engine::game::{Action, GameSetup};
+    let folder = scratch_dir("defectors");
+    std::fs::write(
+        folder.join("mod.toml"),
+        "id = \"defectors\"\nname = \"Defectors\"\nversion = \"1.0.0\"\napi = 1\ndescription = \"d\"\nseats = { min = 2, max = 2 }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        folder.join("data.toml"),
+        r#"
+[seats]
+names = ["Red", "Blue"]
+nobody = "Bandits"
+
+[board]
+kind = "graph"
+terrain = "land"
+spaces = [{ id = "camp" }, { id = "hills" }]
+links = [["camp", "hills"]]
+
+[terrain.land]
+
+[pieces.guard]
+[pieces.spare]
+
+[setup]
+effect = ["place('guard', seat(1), space('camp'))", "place('spare', seat(1), space('camp'))"]
+
+[actions.defect]
+label = "Defect"
+params = [{ name = "who", kind = "piece", label = "Who", where = "who.owner == me and who.kind == 'guard'" }]
+effect = ["who.owner = none", "who.space = space('hills')"]
+
+[actions.rest]
+label = "Rest"
+effect = []
+"#,
+    )
+    .unwrap();
+    let rules = meeple_engine::loader::load_mod(&folder).map_err(|p| format!("{p:?}")).unwrap().ruleset;
+    let mut session = Session::new(rules.clone(), GameSetup::new(&rules, 1, 2, "human")).unwrap();
+    let defect = rules.action_index("defect").unwrap() as u16;
+    session.act(Action::rule(defect, &[0])).unwrap();
+    let lines: Vec<&str> = session.log.iter().map(|l| l.text.trim()).collect();
+    assert!(lines.contains(&"Red's guard at camp now belongs to Bandits"), "{lines:?}");
+    assert!(lines.contains(&"Bandits' guard moves from camp to hills"), "{lines:?}");
+    // Written again from the start (after an undo, or for another seat), the lines read the same.
+    let texts = |session: &Session| session.log.iter().map(|l| l.text.clone()).collect::<Vec<_>>();
+    let before = texts(&session);
+    session.act(Action::rule(rules.action_index("rest").unwrap() as u16, &[])).unwrap();
+    assert!(session.undo(), "resting is taken back");
+    assert_eq!(texts(&session), before);
+}

@@ -187,7 +187,12 @@ pub fn piece_name(rules: &Ruleset, state: &GameState, piece: u32) -> String {
     let Some(p) = state.pieces.get(piece as usize) else { return format!("piece {}", piece + 1) };
     let kind = rules.piece_kinds.get(p.kind as usize).map_or("piece", |k| k.label.as_str());
     if p.owner == NO_SEAT {
-        return rules.data.seats.nobody.as_deref().map_or_else(|| kind.to_string(), |name| format!("{} {kind}", possessive(name)));
+        return rules
+            .data
+            .seats
+            .nobody
+            .as_deref()
+            .map_or_else(|| kind.to_string(), |name| format!("{} {kind}", possessive(name)));
     }
     let pieces_of_owner = state.pieces.iter().filter(|q| q.owner == p.owner).count();
     if pieces_of_owner == 1 { seat(state, p.owner) } else { format!("{} {kind}", possessive(&seat(state, p.owner))) }
@@ -201,7 +206,11 @@ pub fn possessive(name: &str) -> String {
 /// The name of who owns a piece: its seat's, or what the mod calls nobody (`[seats] nobody`),
 /// else "nobody".
 pub fn owner_name(rules: &Ruleset, state: &GameState, owner: u8) -> String {
-    if owner == NO_SEAT { rules.data.seats.nobody.clone().unwrap_or_else(|| "nobody".into()) } else { seat(state, owner) }
+    if owner == NO_SEAT {
+        rules.data.seats.nobody.clone().unwrap_or_else(|| "nobody".into())
+    } else {
+        seat(state, owner)
+    }
 }
 
 /// A readable line for an event, or `None` for the events the log leaves out (counter

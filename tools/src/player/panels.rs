@@ -63,7 +63,11 @@ pub fn piece_lines(rules: &Ruleset, state: &GameState, piece: u32) -> Vec<String
             let stats: Vec<String> = listed_stats(rules, q)
                 .map(|(i, value)| format!("{} {value}", rules.stats[i].label.to_lowercase()))
                 .collect();
-            let owner = if q.owner == p.owner { String::new() } else { format!(" ({})", describe::owner_name(rules, state, q.owner)) };
+            let owner = if q.owner == p.owner {
+                String::new()
+            } else {
+                format!(" ({})", describe::owner_name(rules, state, q.owner))
+            };
             if stats.is_empty() {
                 lines.push(format!("  {kind}{owner}"));
             } else {
@@ -73,7 +77,6 @@ pub fn piece_lines(rules: &Ruleset, state: &GameState, piece: u32) -> Vec<String
     }
     lines
 }
-
 
 /// The seat's resources as "Label: value" lines.
 pub fn resource_lines(rules: &Ruleset, state: &GameState, seat: u8) -> Vec<String> {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use meeple_engine::ai::{self, Player};
 use meeple_engine::defs::ParamKind;
 use meeple_engine::game::record::{from_record, to_record};
-use meeple_engine::game::state::NO_SEAT;
+use meeple_engine::game::state::{NO_SEAT, Piece};
 use meeple_engine::game::{
     Action, ActionKind, Engine, Event, Events, Figure, GameSetup, GameState, NOT_CHOSEN, Outcome,
 };
@@ -106,6 +106,10 @@ pub struct Session {
     /// Every action taken, with its seat: with the setup, a replay of the game.
     pub history: Vec<(u8, Action)>,
     pub log: Vec<LogLine>,
+    /// The pieces as the game started, and as they stood after the last event the log has
+    /// written: the log names each piece as it was when its line happened.
+    pieces_at_start: Vec<Piece>,
+    pieces_logged: Vec<Piece>,
     /// Every event of the game so far with the turn it came in, so that the log can be written
     /// again for another seat: people sharing a screen each see it as their seat may.
     events: Vec<(u32, Event)>,
@@ -181,6 +185,7 @@ impl Session {
             })
             .collect::<Result<Vec<_>, String>>()?;
         let seats = state.seats.len();
+        let pieces = state.pieces.clone();
         let mut session = Self {
             rules,
             engine,
@@ -188,6 +193,8 @@ impl Session {
             state,
             history: Vec::new(),
             log: Vec::new(),
+            pieces_at_start: pieces.clone(),
+            pieces_logged: pieces,
             events: Vec::new(),
             viewer: NO_SEAT,
             view: GameState::placeholder(),
@@ -586,6 +593,7 @@ impl Session {
     /// actions are listed again, and what undo kept is forgotten.
     pub fn edit_state(&mut self, edit: impl FnOnce(&mut GameState)) {
         edit(&mut self.state);
+        self.pieces_logged = self.state.pieces.clone();
         self.undo.clear();
         self.chosen = None;
         self.refresh();
@@ -871,9 +879,20 @@ impl Session {
 
     /// Appends the log lines of the events from `start` on, each as the viewer may see it.
     fn write_log(&mut self, start: usize) {
-        let Session { rules, state, events, log, viewer, .. } = self;
+        let Session { rules, state, events, log, viewer, pieces_at_start, pieces_logged, .. } = self;
+        // Each line names the pieces as they were when it happened — "Seat 1's army now
+        // belongs to Rogues", not "Rogues' army now belongs to Rogues"; "an army (soldier ×2)
+        // moves" before a third joins it — so the state's pieces stand aside for a copy brought
+        // forward event by event.
+        let mut naming = if start == 0 { pieces_at_start.clone() } else { std::mem::take(pieces_logged) };
+        std::mem::swap(&mut state.pieces, &mut naming);
+        let now = naming;
         let mut actor = None;
         for (i, (turn, event)) in events.iter().enumerate().skip(start) {
+            let placed = matches!(event, Event::PiecePlaced { .. } | Event::PiecePlacedBetween { .. });
+            if placed {
+                follow_event(&mut state.pieces, event, &now);
+            }
             if let Event::Acted { seat, .. } = event {
                 actor = Some(*seat);
             }
@@ -893,7 +912,11 @@ impl Session {
                 };
                 log.push(LogLine { turn: *turn, seat, text });
             }
+            if !placed {
+                follow_event(&mut state.pieces, event, &now);
+            }
         }
+        *pieces_logged = std::mem::replace(&mut state.pieces, now);
     }
 
     /// Writes the whole log again, for the viewer.
@@ -1014,4 +1037,50 @@ pub fn winning_seats(outcome: &Outcome) -> Vec<u8> {
 /// Whether a parameter kind names something on the board.
 pub fn is_placed(kind: ParamKind) -> bool {
     matches!(kind, ParamKind::Space | ParamKind::Piece | ParamKind::Held)
+}
+
+/// Brings `pieces` (as they stood before `event`) to how they stood after it, for naming them in
+/// the log; `now` gives a placed piece's kind and stats.
+fn follow_event(pieces: &mut Vec<Piece>, event: &Event, now: &[Piece]) {
+    use meeple_engine::game::state::{NO_PIECE, NO_SPACE};
+    let mut placed = |piece: u32, owner: &Option<u8>, space: u32, across: u32| {
+        let index = piece as usize;
+        let Some(mut fresh) = now.get(index).cloned() else { return };
+        if pieces.len() <= index {
+            pieces.extend(now[pieces.len()..=index].iter().cloned());
+        }
+        fresh.owner = owner.unwrap_or(NO_SEAT);
+        fresh.space = space;
+        fresh.across = across;
+        fresh.inside = NO_PIECE;
+        fresh.alive = true;
+        pieces[index] = fresh;
+    };
+    match event {
+        Event::PiecePlaced { piece, owner, space, .. } => placed(*piece, owner, *space, NO_SPACE),
+        Event::PiecePlacedBetween { piece, owner, space, across, .. } => placed(*piece, owner, *space, *across),
+        _ => {}
+    }
+    let Some(piece) = (match event {
+        Event::PieceMoved { piece, .. }
+        | Event::PieceInsideChanged { piece, .. }
+        | Event::PieceOwnerChanged { piece, .. }
+        | Event::PieceRemoved { piece }
+        | Event::StatChanged { piece, .. } => pieces.get_mut(*piece as usize),
+        _ => None,
+    }) else {
+        return;
+    };
+    match event {
+        Event::PieceMoved { to, .. } => piece.space = to.unwrap_or(NO_SPACE),
+        Event::PieceInsideChanged { to, .. } => piece.inside = to.unwrap_or(NO_PIECE),
+        Event::PieceOwnerChanged { to, .. } => piece.owner = to.unwrap_or(NO_SEAT),
+        Event::PieceRemoved { .. } => piece.alive = false,
+        Event::StatChanged { stat, to, .. } => {
+            if let Some(value) = piece.stats.get_mut(*stat as usize) {
+                *value = *to;
+            }
+        }
+        _ => {}
+    }
 }
