@@ -1194,6 +1194,7 @@ effect = []
     let defect = rules.action_index("defect").unwrap() as u16;
     session.act(Action::rule(defect, &[0])).unwrap();
     let lines: Vec<&str> = session.log.iter().map(|l| l.text.trim()).collect();
+    assert!(lines.contains(&"Red: Defect: Red's guard at camp"), "the action, its argument after a colon: {lines:?}");
     assert!(lines.contains(&"Red's guard at camp now belongs to Bandits"), "{lines:?}");
     assert!(lines.contains(&"Bandits' guard moves from camp to hills"), "{lines:?}");
     // Written again from the start (after an undo, or for another seat), the lines read the same.

@@ -610,6 +610,22 @@ impl BoardView {
         for piece in state.pieces.iter().filter(|p| p.alive && p.inside != NO_PIECE) {
             *held.entry(piece.inside).or_default() += 1;
         }
+        let standing = |piece: &&meeple_engine::game::state::Piece| {
+            piece.alive
+                && piece.inside == NO_PIECE
+                && piece.across == NO_SPACE
+                && (piece.space as usize) < state.board.space_count()
+        };
+        let mut standing_on: HashMap<u32, u32> = HashMap::new();
+        for piece in state.pieces.iter().filter(standing) {
+            *standing_on.entry(piece.space).or_default() += 1;
+        }
+        // Room for one piece: a node's disc, or most of a cell.
+        let (full_radius, room) = if geometry.kind == CellKind::Node {
+            (geometry.node_radius * self.zoom * 0.7, geometry.node_radius * self.zoom * 1.6)
+        } else {
+            ((self.zoom * 0.36).max(3.0), self.zoom * 0.84)
+        };
         for (id, piece) in state.pieces.iter().enumerate() {
             if !piece.alive || piece.inside != NO_PIECE || (piece.space as usize) >= state.board.space_count() {
                 continue;
@@ -622,14 +638,13 @@ impl BoardView {
             if !visible.contains(center) {
                 continue;
             }
+            // Several pieces on a space share it in a grid of smaller discs, so none hides
+            // another (a flag, an army and a tower on one territory) and none spills over
+            // into the next space.
             let stacked = on_space.entry(piece.space).or_default();
-            let at = to_screen(center) + vec2(*stacked as f32 * 0.18 * self.zoom, 0.0);
+            let (offset, radius) = stack_slot(*stacked, standing_on[&piece.space], full_radius, room);
+            let at = to_screen(center) + offset;
             *stacked += 1;
-            let radius = if geometry.kind == CellKind::Node {
-                geometry.node_radius * self.zoom * 0.7
-            } else {
-                (self.zoom * 0.36).max(3.0)
-            };
             let color = describe::seat_color(rules, state, piece.owner);
             painter.circle(at, radius, color, Stroke::new(1.0, Color32::BLACK));
             if overlay.ring == Some(id as u32) {
@@ -975,4 +990,41 @@ fn ink_on(background: Color32) -> Color32 {
     let [r, g, b, _] = background.to_array();
     let luma = 0.299 * f32::from(r) + 0.587 * f32::from(g) + 0.114 * f32::from(b);
     if luma < 110.0 { Color32::WHITE } else { Color32::BLACK }
+}
+
+/// Where the `index`th of `count` pieces on one space is drawn, from the space's middle, and
+/// how big: one piece alone at full size; more in a grid of as many columns as rows, within
+/// `room` (the width of the space on screen).
+fn stack_slot(index: u32, count: u32, full_radius: f32, room: f32) -> (Vec2, f32) {
+    if count <= 1 {
+        return (Vec2::ZERO, full_radius);
+    }
+    let columns = (count as f32).sqrt().ceil() as u32;
+    let rows = count.div_ceil(columns);
+    let pitch = room / columns as f32;
+    let (column, row) = (index % columns, index / columns);
+    let offset =
+        vec2((column as f32 - (columns - 1) as f32 / 2.0) * pitch, (row as f32 - (rows - 1) as f32 / 2.0) * pitch);
+    (offset, (pitch * 0.46).min(full_radius).max(2.5))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stack_slot;
+
+    /// However many pieces share a space, their discs stay inside it and none covers another.
+    #[test]
+    fn pieces_sharing_a_space_neither_overlap_nor_spill() {
+        let (full, room) = (14.4, 33.6); // a cell 40 pixels wide
+        assert_eq!(stack_slot(0, 1, full, room), (egui::Vec2::ZERO, full));
+        for count in 2..=9 {
+            let slots: Vec<_> = (0..count).map(|i| stack_slot(i, count, full, room)).collect();
+            for (i, (at, radius)) in slots.iter().enumerate() {
+                assert!(at.x.abs() + radius <= 20.0 && at.y.abs() + radius <= 20.0, "{count} pieces: {i} spills");
+                for (other, _) in &slots[i + 1..] {
+                    assert!((*at - *other).length() >= 2.0 * radius, "{count} pieces: {i} covers another");
+                }
+            }
+        }
+    }
 }

@@ -1014,14 +1014,16 @@ pub fn action_text(rules: &Ruleset, state: &GameState, action: &Action) -> Strin
         ActionKind::Cancel => "Cancel".into(),
         ActionKind::Rule(index) => {
             let rule = &rules.actions[index as usize];
-            let mut text = rule.label.clone();
-            for (param, &arg) in rule.params.iter().zip(&action.args) {
-                if arg != NOT_CHOSEN {
-                    text.push(' ');
-                    text.push_str(&describe::arg(rules, state, param.kind, arg));
-                }
-            }
-            text
+            // "Attack a structure: Blue's army at C02, Red's wall between B02 and C02": the
+            // arguments after a colon and apart, since a piece's name has spaces of its own.
+            let args: Vec<String> = rule
+                .params
+                .iter()
+                .zip(&action.args)
+                .filter(|(_, arg)| **arg != NOT_CHOSEN)
+                .map(|(param, &arg)| describe::arg(rules, state, param.kind, arg))
+                .collect();
+            if args.is_empty() { rule.label.clone() } else { format!("{}: {}", rule.label, args.join(", ")) }
         }
     }
 }
