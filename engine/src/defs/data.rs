@@ -504,9 +504,9 @@ pub struct SeatsDef {
     /// card of another seat), and may not call Lua hooks. Keyed by id, shown in order.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub figures: IndexMap<String, SeatFigureDef>,
-    /// What the window calls the owner of pieces that belong to no seat (rogue armies, wild
-    /// beasts, a neutral garrison), as a name in the log and lists: `"Rogues"` names such an
-    /// army "Rogues' army". Absent, such a piece is named by its kind alone.
+    /// What the window calls the owner of pieces that belong to no seat (wild beasts, a neutral
+    /// garrison, deserters), as a name in the log and lists: `"Bandits"` names such a raider
+    /// "Bandits' raider". Absent, such a piece is named by its kind alone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nobody: Option<String>,
     /// The colour the window draws pieces of no seat's in, `#rrggbb`; light grey when absent.

@@ -198,7 +198,7 @@ pub fn piece_name(rules: &Ruleset, state: &GameState, piece: u32) -> String {
     if pieces_of_owner == 1 { seat(state, p.owner) } else { format!("{} {kind}", possessive(&seat(state, p.owner))) }
 }
 
-/// "Red's", "Rogues'": a name as the owner of what follows.
+/// "Red's", "Bandits'": a name as the owner of what follows.
 pub fn possessive(name: &str) -> String {
     if name.ends_with('s') { format!("{name}'") } else { format!("{name}'s") }
 }
@@ -210,6 +210,15 @@ pub fn owner_name(rules: &Ruleset, state: &GameState, owner: u8) -> String {
         rules.data.seats.nobody.clone().unwrap_or_else(|| "nobody".into())
     } else {
         seat(state, owner)
+    }
+}
+
+/// Who gets or gives up an item: the seat owning the piece, else the piece by name ("wolf",
+/// or with `[seats] nobody`, "Bandits' wolf").
+fn item_holder(rules: &Ruleset, state: &GameState, piece: u32) -> String {
+    match state.pieces.get(piece as usize) {
+        Some(p) if p.owner != NO_SEAT => seat(state, p.owner),
+        _ => piece_name(rules, state, piece),
     }
 }
 
@@ -252,10 +261,9 @@ pub fn event(rules: &Ruleset, state: &GameState, event: &Event) -> Option<String
             Some(to) => format!("  {} now belongs to {}", space(state, *s), seat(state, *to)),
             None => format!("  {} is free", space(state, *s)),
         },
-        Event::PieceOwnerChanged { piece: p, to, .. } => match to {
-            Some(to) => format!("  {} now belongs to {}", piece(rules, state, *p), seat(state, *to)),
-            None => format!("  {} now belongs to {}", piece(rules, state, *p), owner_name(rules, state, NO_SEAT)),
-        },
+        Event::PieceOwnerChanged { piece: p, to, .. } => {
+            format!("  {} now belongs to {}", piece(rules, state, *p), owner_name(rules, state, to.unwrap_or(NO_SEAT)))
+        }
         Event::ResourceChanged { seat: who, resource, from, to } => {
             let info = rules.resources.get(*resource as usize)?;
             if !info.on_screen() {
@@ -295,14 +303,12 @@ pub fn event(rules: &Ruleset, state: &GameState, event: &Event) -> Option<String
         Event::PieceRemoved { piece: p } => format!("  {} is removed", piece_name(rules, state, *p)),
         Event::ItemGiven { piece: p, item, charges, .. } => {
             let label = rules.items.get(*item as usize).map_or("an item", |i| i.label.as_str());
-            let owner = state.pieces.get(*p as usize).map(|q| q.owner).filter(|&o| o != NO_SEAT);
-            let who = owner.map_or_else(|| format!("piece {}", p + 1), |o| seat(state, o));
+            let who = item_holder(rules, state, *p);
             if *charges > 0 { format!("  {who} gets {label} ({charges})") } else { format!("  {who} gets {label}") }
         }
         Event::ItemDropped { piece: p, item, .. } => {
             let label = rules.items.get(*item as usize).map_or("an item", |i| i.label.as_str());
-            let owner = state.pieces.get(*p as usize).map(|q| q.owner).filter(|&o| o != NO_SEAT);
-            let who = owner.map_or_else(|| format!("piece {}", p + 1), |o| seat(state, o));
+            let who = item_holder(rules, state, *p);
             format!("  {who} gives up {label}")
         }
         Event::AwaitingChoice { action } => {

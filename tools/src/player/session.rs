@@ -880,9 +880,9 @@ impl Session {
     /// Appends the log lines of the events from `start` on, each as the viewer may see it.
     fn write_log(&mut self, start: usize) {
         let Session { rules, state, events, log, viewer, pieces_at_start, pieces_logged, .. } = self;
-        // Each line names the pieces as they were when it happened — "Seat 1's army now
-        // belongs to Rogues", not "Rogues' army now belongs to Rogues"; "an army (soldier ×2)
-        // moves" before a third joins it — so the state's pieces stand aside for a copy brought
+        // Each line names the pieces as they were when it happened — "Red's guard now belongs
+        // to Bandits", not "Bandits' guard now belongs to Bandits"; "a wagon (crate ×2) moves"
+        // before a third crate is loaded — so the state's pieces stand aside for a copy brought
         // forward event by event.
         let mut naming = if start == 0 { pieces_at_start.clone() } else { std::mem::take(pieces_logged) };
         std::mem::swap(&mut state.pieces, &mut naming);
