@@ -163,6 +163,13 @@ fn the_window_shows_upkeep_due_and_only_the_stats_a_piece_has() {
         engine.apply(&mut state, &train, &mut Events::discard()).unwrap();
     }
     assert_eq!(figure_lines(&rules, &state, 0), ["Upkeep due: 4", "Armies (of 10): 3"]);
+    // What is missing is said in the game's words, with the figures of the moment.
+    let mut legal = Vec::new();
+    engine.legal_actions(&state, &mut legal).unwrap();
+    let ranger = rules.action_index("train_ranger").unwrap() as u16;
+    let food = state.seats[0].resources[rules.resource_index("food").unwrap()];
+    let why = engine.unavailable_reason(&state, &legal, ranger);
+    assert_eq!(why, Some(format!("needs 25 food, {food} in store")));
     let kind_of = |id: &str| rules.piece_kinds.iter().position(|k| k.id == id).unwrap() as u16;
     let first = |kind: &str| state.pieces.iter().position(|p| p.alive && p.kind == kind_of(kind)).unwrap() as u32;
     assert!(piece_lines(&rules, &state, first("flag")).is_empty(), "{:?}", piece_lines(&rules, &state, first("flag")));

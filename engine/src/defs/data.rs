@@ -755,6 +755,13 @@ pub struct ActionDef {
     /// *Expression*: an extra condition over all parameters for the action to be legal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when: Option<String>,
+    /// What the action needs before any choice is made, each with the reason the player is
+    /// shown when it is missing: `{ condition = "me.food >= price('ranger')", reason = "costs
+    /// {price('ranger')} food" }`. Checked in order; the first that does not hold greys the
+    /// action out with its reason (the window's tooltip, the error of a refused action). The
+    /// conditions see `me` but no parameter: a condition on the choices belongs in `when`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub requires: Vec<RequirementDef>,
     /// Named dice, rolled in order when the action is applied: name → *expression* such as
     /// `(from.dice)d6`. Later rolls and the effects can use the names.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
@@ -788,6 +795,17 @@ pub struct ActionDef {
     /// How computer players value this action.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ai: Option<AiHintDef>,
+}
+
+/// A condition an action needs before any choice, and why it is missing when it does not hold.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RequirementDef {
+    /// *Expression*: what must hold, read before any parameter is chosen (it sees `me`).
+    pub condition: String,
+    /// The words shown when it does not hold ("costs {price('ranger')} food"): each `{…}` is an
+    /// *expression* giving a whole number, written in at that moment.
+    pub reason: String,
 }
 
 /// A formula with a name, e.g. `[formulas.damage]`, called as `damage(weapon, hits, 2)`. Its

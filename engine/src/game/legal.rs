@@ -10,7 +10,7 @@ use super::{ActionError, Engine, RuleError};
 use crate::board::Scratch;
 use crate::defs::ParamKind;
 use crate::rules::ir::{Expr, Value, held_of_arg};
-use crate::rules::{ActionRule, FastFilter, ParamRule, ParamSource, Ruleset, Walkway};
+use crate::rules::{ActionRule, FastFilter, ParamRule, ParamSource, ReasonPart, Requirement, Ruleset, Walkway};
 
 /// Numbers a `number` parameter may offer at most, so a huge range cannot flood the list.
 const MAX_NUMBER_CHOICES: i64 = 1000;
@@ -174,7 +174,9 @@ pub(crate) fn list<S: Sink>(
         let rule = &rules.actions[index as usize];
         fill_frame(frame, rule, offer.seat, &offered_action(offer));
         let mut counting = Counting { sink: &mut *sink, any: false };
-        enumerate(&mut cx, rule, index, offer.args.len(), rule.before_roll, frame, &mut counting);
+        if unmet_requirement(&mut cx, rule, frame).is_none() {
+            enumerate(&mut cx, rule, index, offer.args.len(), rule.before_roll, frame, &mut counting);
+        }
         if eval::ListingWork::exceeded() {
             return Err(blame(index));
         }
@@ -203,6 +205,9 @@ pub(crate) fn list<S: Sink>(
         frame.clear();
         frame.resize(rule.frame.max(1) as usize, Value::Nil);
         frame[0] = Value::Seat(seat);
+        if unmet_requirement(&mut cx, rule, frame).is_some() {
+            continue;
+        }
         let mut counting = Counting { sink: &mut *sink, any: false };
         let stop = if rule.is_owned_then_neighbor() {
             enumerate_owned_then_neighbor(state, rule, index, seat, &mut counting)
@@ -296,7 +301,29 @@ pub(crate) fn complete(
     frame: &mut [Value],
     out: &mut Vec<Action>,
 ) {
-    enumerate(cx, rule, index, given.min(rule.params.len()), rule.params.len(), frame, out);
+    if unmet_requirement(cx, rule, frame).is_none() {
+        enumerate(cx, rule, index, given.min(rule.params.len()), rule.params.len(), frame, out);
+    }
+}
+
+/// The first of the action's `requires` that does not hold for the seat in `frame[0]` (one
+/// that cannot be worked out counts as not holding, as a `when` does in the listing).
+pub(crate) fn unmet_requirement<'r>(cx: &mut ReadCx, rule: &'r ActionRule, frame: &[Value]) -> Option<&'r Requirement> {
+    rule.requires.iter().find(|need| !eval::eval_bool(cx, &need.condition, frame).unwrap_or(false))
+}
+
+/// A requirement's reason with its figures worked out for the seat in `frame[0]`.
+pub(crate) fn reason_words(cx: &mut ReadCx, need: &Requirement, frame: &[Value]) -> String {
+    need.reason
+        .iter()
+        .map(|part| match part {
+            ReasonPart::Words(words) => words.clone(),
+            // A figure that cannot be worked out now shows as a question mark, not as 0.
+            ReasonPart::Figure(expr) => {
+                eval::eval(cx, expr, frame).map_or_else(|_| "?".into(), |v| v.as_int().to_string())
+            }
+        })
+        .collect()
 }
 
 /// Lists the actions of `rule` whose parameters from `depth` up to `end` (the end of the step)
@@ -906,6 +933,9 @@ fn check_params_from(
     first: usize,
 ) -> Result<(), String> {
     let state = cx.state;
+    if !awaiting && let Some(need) = unmet_requirement(cx, rule, frame) {
+        return Err(reason_words(cx, need, frame));
+    }
     for i in stage_params(rule, awaiting).filter(|&i| i >= first) {
         let param = &rule.params[i];
         let arg = action.args[i];

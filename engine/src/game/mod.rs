@@ -466,6 +466,12 @@ impl Engine {
             let times = if limit == 1 { "once".to_string() } else { format!("{limit} times") };
             return Some(format!("only {times} per {}: already done", phase.label.to_lowercase()));
         }
+        let mut frame = vec![Value::Nil; rule.frame.max(1) as usize];
+        frame[0] = Value::Seat(state.turn.seat);
+        let mut cx = eval::ReadCx { rules: &rules, state, scratch: &mut self.scratch, odds: None, hooks: None };
+        if let Some(need) = legal::unmet_requirement(&mut cx, rule, &frame) {
+            return Some(legal::reason_words(&mut cx, need, &frame));
+        }
         let first = rule.params.first().map_or_else(|| "choice".to_string(), |p| p.label.to_lowercase());
         Some(format!("no {first} qualifies now"))
     }

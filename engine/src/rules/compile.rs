@@ -12,8 +12,8 @@ use super::ir::{
 };
 use super::{
     ActionRule, CounterInfo, DeckInfo, EndRule, Formula, HookRef, HookSource, HookUse, ItemInfo, NamedEffect,
-    NamedFormula, ParamRule, ParamSource, PhaseRule, PieceKindInfo, Program, Ruleset, TerrainInfo, TriggerRule,
-    language,
+    NamedFormula, ParamRule, ParamSource, PhaseRule, PieceKindInfo, Program, ReasonPart, Requirement, Ruleset,
+    TerrainInfo, TriggerRule, language,
 };
 use crate::defs::{self, CounterDecl, Manifest, ModData, ParamKind, PhaseDef};
 use crate::diag::did_you_mean;
@@ -1086,6 +1086,13 @@ impl Compiler<'_> {
 
     fn action(&mut self, id: &str, def: &defs::ActionDef) -> ActionRule {
         check_field_name(self, id);
+        let mut requires_scope = Scope::new(Allow { no_hooks: Some(NO_HOOKS_IN_LISTING), ..Allow::default() });
+        let requires = self.key("requires", |c| {
+            let names: Vec<&str> = def.params.iter().chain(&def.after_roll).map(|p| p.name.as_str()).collect();
+            (def.requires.iter().enumerate())
+                .filter_map(|(i, r)| c.index(i, |c| c.requirement(r, &names, &mut requires_scope)))
+                .collect::<Vec<_>>()
+        });
         let mut scope = Scope::new(Allow { no_hooks: Some(NO_HOOKS_IN_LISTING), ..Allow::default() });
         let mut params = Vec::new();
         self.key("params", |c| {
@@ -1217,8 +1224,8 @@ impl Compiler<'_> {
             .rev()
             .find(|&i| super::ir::block_uses_slot(&on_decline, 1 + i as u16))
             .map_or(0, |i| i + 1) as u8;
-        let fallible = scope.fallible || decline_scope.fallible;
-        let frame = scope.frame.max(decline_scope.frame);
+        let fallible = scope.fallible || decline_scope.fallible || requires_scope.fallible;
+        let frame = scope.frame.max(decline_scope.frame).max(requires_scope.frame);
         // The walks whose spending the effects read get their slot filled.
         std::mem::swap(&mut spent_read, &mut self.walks_spent_read);
         for walk in &scope.walks {
@@ -1287,6 +1294,7 @@ impl Compiler<'_> {
             description: def.description.clone(),
             params,
             when,
+            requires,
             rolls,
             on_roll,
             success,
@@ -2600,6 +2608,90 @@ impl Compiler<'_> {
         }
     }
 
+    /// One of an action's `requires`: its condition, read before any choice (so a parameter's
+    /// name, `params` listing `param_names`, is refused with where it belongs), and its reason
+    /// with each `{…}` compiled as a whole number.
+    fn requirement(
+        &mut self,
+        def: &defs::RequirementDef,
+        param_names: &[&str],
+        scope: &mut Scope,
+    ) -> Option<Requirement> {
+        let before = self.problems.len();
+        let condition = self.key("condition", |c| c.condition(&def.condition, scope));
+        // A parameter's name reads as unknown here; say why instead.
+        if condition.is_none()
+            && let Some(name) = param_names.iter().find(|name| mentions_name(&def.condition, name))
+        {
+            self.problems.truncate(before);
+            let message = format!(
+                "`requires` is checked before any choice is made, so it cannot read the parameter `{name}`: \
+                 a condition on the choices belongs in `when`"
+            );
+            self.key("condition", |c| c.problem(None, message, None));
+        }
+        let reason = self.key("reason", |c| c.reason_text(&def.reason, scope));
+        Some(Requirement { condition: condition?, reason: reason? })
+    }
+
+    /// Words with `{expression}` figures in them, each a whole number (`{{` and `}}` are braces).
+    fn reason_text(&mut self, text: &str, scope: &mut Scope) -> Option<Vec<ReasonPart>> {
+        let mut parts = Vec::new();
+        let mut words = String::new();
+        let mut rest = text.char_indices().peekable();
+        let mut ok = true;
+        while let Some((at, ch)) = rest.next() {
+            match ch {
+                '{' if rest.peek().is_some_and(|&(_, next)| next == '{') => {
+                    rest.next();
+                    words.push('{');
+                }
+                '}' if rest.peek().is_some_and(|&(_, next)| next == '}') => {
+                    rest.next();
+                    words.push('}');
+                }
+                '{' => {
+                    let start = at + 1;
+                    let closed = text[start..].find('}').map(|n| start + n);
+                    // Another `{` before the `}`: this one was never closed.
+                    let Some(end) = closed.filter(|&end| !text[start..end].contains('{')) else {
+                        let span = Span { start: at as u32, end: text.len() as u32 };
+                        self.problem(Some(span), "a `{` with no `}` to close it (write `{{` for a brace)", None);
+                        return None;
+                    };
+                    if !words.is_empty() {
+                        parts.push(ReasonPart::Words(std::mem::take(&mut words)));
+                    }
+                    let before = self.problems.len();
+                    match self.typed(&text[start..end], scope, Some(Type::Int)) {
+                        Some((expr, _)) => parts.push(ReasonPart::Figure(expr)),
+                        None => ok = false,
+                    }
+                    // The figure's problems point into the whole reason, not the figure alone.
+                    for problem in &mut self.problems[before..] {
+                        if let Some(span) = problem.span.as_mut() {
+                            span.start += start as u32;
+                            span.end += start as u32;
+                        }
+                    }
+                    while rest.peek().is_some_and(|&(i, _)| i <= end) {
+                        rest.next();
+                    }
+                }
+                '}' => {
+                    let span = Span { start: at as u32, end: at as u32 + 1 };
+                    self.problem(Some(span), "a `}` with no `{` before it (write `}}` for a brace)", None);
+                    return None;
+                }
+                _ => words.push(ch),
+            }
+        }
+        if !words.is_empty() {
+            parts.push(ReasonPart::Words(words));
+        }
+        ok.then_some(parts)
+    }
+
     // ----- expressions -----
 
     fn condition(&mut self, text: &str, scope: &mut Scope) -> Option<Expr> {
@@ -3882,4 +3974,14 @@ fn parse_color(text: &str) -> Option<[u8; 3]> {
     }
     let byte = |i: usize| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok();
     Some([byte(0)?, byte(2)?, byte(4)?])
+}
+
+/// Whether `text` has `name` as a whole word (not inside a longer name).
+fn mentions_name(text: &str, name: &str) -> bool {
+    let is_name_char = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(name).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + name.len()..].chars().next();
+        !before.is_some_and(is_name_char) && !after.is_some_and(is_name_char)
+    })
 }

@@ -852,10 +852,37 @@ A single `=` assigns, and only in an effect; comparing is `==`. A long formula m
 lines in a TOML multi-line string (`\"\"\"…\"\"\"`); errors still point at the line and column
 inside it.
 
+## Why an action is greyed out
+
+A player who cannot take an action sees it greyed out with a reason. By default the reason is
+the engine's guess (\"no piece qualifies now\", \"only once per main stage: already done\"); an
+action's `requires` says it in the game's words. Each entry is a condition read before any
+choice is made and the reason shown when it does not hold; the first that does not hold is
+named, so list them from the most basic:
+
+```toml
+[actions.hire_porter]
+label = \"Hire a porter\"
+requires = [
+  { condition = \"me.coins >= porter_price\", reason = \"needs {porter_price} coins, {me.coins} in the purse\" },
+  { condition = \"count_of(piece, piece.owner == me) < 8\", reason = \"8 pieces already, the most a player may have\" },
+]
+effect = [\"me.coins -= porter_price\", \"place('porter', me, space('gate'))\"]
+```
+
+The window shows \"needs 6 coins, 4 in the purse\" on the greyed button; an action refused for the
+same reason (a saved action replayed, a test's `g:try`) says the same. A `requires` condition
+sees `me` and no parameter (one that names a parameter is refused at load: it belongs in
+`when`, which is checked for each choice). Each `{…}` in a reason is an expression giving a
+whole number; `{{` and `}}` write a brace.
+
 ## Where expressions are written, and the names they see
 
 - An action's `params`: each parameter's `where` sees `me`, the parameter itself and the
-  parameters before it. The action's `when` sees `me` and every parameter.
+  parameters before it. The action's `when` sees `me` and every parameter. Its `requires`
+  conditions see only `me`: they are what the action needs before any choice, each with the
+  reason the player is shown when it is missing, and each `{…}` in a reason is a whole-number
+  expression worked out then (see [Why an action is greyed out](#why-an-action-is-greyed-out)).
 - An action's `rolls` (`name = \"2d6\"`), `on_roll`, `success`, `on_success`, `on_failure` and
   `effect` see the parameters and the rolls made so far, by name; `after_roll` choices see the
   rolls.

@@ -287,6 +287,21 @@ impl FastFilter {
     }
 }
 
+/// A compiled requirement of an action: its condition (reading only `me`, slot 0) and the
+/// reason shown when it does not hold.
+#[derive(Clone, Debug)]
+pub struct Requirement {
+    pub condition: Expr,
+    pub reason: Vec<ReasonPart>,
+}
+
+/// A piece of a requirement's reason: words as written, or a figure worked out when shown.
+#[derive(Clone, Debug)]
+pub enum ReasonPart {
+    Words(String),
+    Figure(Expr),
+}
+
 /// A compiled action.
 #[derive(Clone, Debug)]
 pub struct ActionRule {
@@ -295,6 +310,8 @@ pub struct ActionRule {
     pub description: Option<String>,
     pub params: Vec<ParamRule>,
     pub when: Option<Expr>,
+    /// What the action needs before any choice, in order (see `ActionDef::requires`).
+    pub requires: Vec<Requirement>,
     /// Named rolls; roll `i` lives in frame slot `1 + params.len() + i`.
     pub rolls: Vec<(String, Expr)>,
     /// Runs right after the rolls (see `ActionDef::on_roll`).

@@ -20,12 +20,16 @@ test("a unit is trained at the base as an army of its own, moving from the next 
   g:act{ action = "train_defender" }
   expect_eq(g:resource(1, "food"), 0)
   for _, record in ipairs(g:legal()) do expect(record.action ~= "train_ranger", "25 food is too dear now") end
+  local ok, why = g:try{ action = "train_ranger" }
+  expect(not ok and why:find("needs 25 food, 0 in store", 1, true), why)
 end)
 
 test("no more than ten armies", function()
   local g = helpers.game{ stock = 1000 }
   for _ = 1, 10 do g:act{ action = "train_soldier" } end
   for _, record in ipairs(g:legal()) do expect(record.action ~= "train_soldier", "an eleventh army") end
+  local ok, why = g:try{ action = "train_soldier" }
+  expect(not ok and why:find("10 armies already", 1, true), why)
 end)
 
 test("an army moves as far as its slowest unit, a ranger adding one", function()

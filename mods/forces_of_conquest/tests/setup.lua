@@ -34,7 +34,31 @@ test("the game starts at seat 1's main stage with the starting resources and the
   expect_eq(g:resource(1, "wood"), 20)
   expect_eq(g:resource(1, "stone"), 10)
   expect_eq(g:resource(1, "metal"), 0)
-  expect_eq({ g:resource(2, "food"), g:resource(2, "wood") }, { 43, 20 }, "moving second on Two Shores is worth 3 food")
+  expect_eq({ g:resource(2, "food"), g:resource(2, "wood") }, { 40, 20 })
+end)
+
+test("moving second on Two Shores is worth 3 food, given at that player's first turn", function()
+  for _, first in ipairs({ 1, 2 }) do
+    local g = scenario.new{ seed = 1, first = first }
+    local second = 3 - first
+    g:act{ action = "found_base", at = "A00" }
+    g:act{ action = "found_base", at = "L11" }
+    expect_eq(g:current_seat(), first)
+    local before = g:resource(second, "food")
+    expect_eq(before, 40, "no more food before its turn")
+    g:pass()
+    expect_eq(g:current_seat(), second)
+    -- Its own resource stage came between: take off what its plain base yielded (1 to 4).
+    local gain = g:resource(second, "food") - before
+    expect(gain >= 4 and gain <= 7, "seat " .. second .. " moving second gained " .. gain)
+    g:pass()
+    expect_eq(g:current_seat(), first)
+    local again = g:resource(first, "food")
+    g:pass()
+    g:pass()
+    -- No more in later rounds, for either: each gains only its base's 1 to 4 food.
+    expect(g:resource(first, "food") - again <= 4, "later rounds give nothing more")
+  end
 end)
 
 test("on Four Winds and Three Crowns every seat starts with the same food", function()
