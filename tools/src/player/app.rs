@@ -8,17 +8,21 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use egui::{Color32, RichText};
-use meeple_engine::game::ActionKind;
+use meeple_engine::game::{Action, ActionKind};
 use meeple_engine::save::SaveFile;
 
 use super::board_view::{BoardView, Mark, Overlay};
 use super::catalog::{self, ModEntry, Origin};
+use super::keys::{self, Command};
 use super::reload::{ModWatcher, Reload};
 use super::replay::{ReplayChoice, ReplayViewer};
 use super::session::{Rewound, Session};
 use super::setup::{SetupChoice, SetupForm};
 use super::sight::{self, SightCache};
 use super::{describe, panels};
+
+/// How much the keys + and − zoom at a press.
+const KEY_ZOOM: f32 = 1.25;
 use crate::editor::screen::{EditorChoice, EditorScreen};
 
 /// How the player starts (from the command line).
@@ -457,6 +461,8 @@ pub struct GameScreen {
     pub show_sight: bool,
     /// What the selected piece's space sees, kept while it stays there.
     pub sight: SightCache,
+    /// Whether the list of keys is shown (the key `?`).
+    pub show_keys: bool,
 }
 
 impl GameScreen {
@@ -489,7 +495,78 @@ impl GameScreen {
             selected_piece: None,
             show_sight: true,
             sight: SightCache::default(),
+            show_keys: false,
         }
+    }
+
+    /// Does what this frame's keys ask (see [`keys`]). Nothing while a question is asked or the
+    /// screen waits to be handed over, but the list of keys: the next person has not taken it.
+    fn obey_keys(&mut self, ctx: &egui::Context) {
+        if self.confirm.is_some() {
+            return;
+        }
+        let handing_over = self.awaiting_handover();
+        for command in keys::read(ctx) {
+            match command {
+                Command::Keys => self.show_keys = !self.show_keys,
+                Command::Cancel if self.show_keys => self.show_keys = false,
+                _ if handing_over => {}
+                Command::Cancel => self.session.cancel_choice(),
+                Command::EndTurn => self.end_turn_by_key(),
+                Command::Undo => {
+                    if self.session.can_undo() {
+                        self.session.undo();
+                    }
+                }
+                Command::Save => self.save(),
+                Command::Fit => self.board.fit_whole(),
+                Command::ZoomIn => self.board.zoom_by(KEY_ZOOM),
+                Command::ZoomOut => self.board.zoom_by(1.0 / KEY_ZOOM),
+                Command::Pan(x, y) => self.board.pan_by(x, y),
+            }
+        }
+    }
+
+    /// Passes, as the menu's pass button does, when it is a person's turn with nothing being
+    /// chosen, no answer awaited (passing would decline it) and passing is legal; otherwise says
+    /// why not.
+    fn end_turn_by_key(&mut self) {
+        let session = &mut self.session;
+        if !session.is_human_turn() || session.is_over() {
+            return;
+        }
+        let why_not = if session.chosen().is_some() {
+            Some("Finish or cancel (Esc) the choice in progress first")
+        } else if !session.state.turn.offers.is_empty() {
+            Some("Answer or decline with the buttons: Enter does not decline")
+        } else if !session.legal().iter().any(Action::is_pass) {
+            Some("The turn cannot end yet: something must be done first")
+        } else {
+            None
+        };
+        match why_not {
+            Some(why) => session.message = Some(why.to_string()),
+            None => {
+                if let Err(error) = session.act(Action::pass()) {
+                    session.message = Some(error);
+                }
+            }
+        }
+    }
+
+    /// The list of keys, in a window of its own (the key `?` or the Keys button).
+    fn keys_window(&mut self, ctx: &egui::Context) {
+        let mut open = self.show_keys;
+        egui::Window::new("Keys").open(&mut open).collapsible(false).resizable(false).show(ctx, |ui| {
+            egui::Grid::new("keys list").num_columns(2).spacing([16.0, 4.0]).show(ui, |ui| {
+                for (keys, what) in keys::KEY_LIST {
+                    ui.label(RichText::new(keys).strong());
+                    ui.label(what);
+                    ui.end_row();
+                }
+            });
+        });
+        self.show_keys &= open;
     }
 
     /// The space the board shows line of sight from: that of the piece last chosen for the
@@ -626,7 +703,11 @@ impl GameScreen {
             self.apply_reload(reload);
         }
         self.pace_computers(ui.ctx(), now);
+        self.obey_keys(ui.ctx());
         let choice_made = self.screen_ui(ui, &mut choice);
+        if self.show_keys {
+            self.keys_window(ui.ctx());
+        }
         if let Some(asked) = choice_made {
             choice = Some(asked);
         }
@@ -791,6 +872,10 @@ impl GameScreen {
                     .clicked()
                 {
                     self.skipping = true;
+                }
+                ui.separator();
+                if ui.button("Keys").on_hover_text("The keyboard shortcuts (the key ?)").clicked() {
+                    self.show_keys = !self.show_keys;
                 }
             });
             if let Some(status) = &self.status {
@@ -1351,5 +1436,109 @@ win = "seat.coins >= 99"
         assert_eq!(held.len(), 1);
         assert_eq!(held[0].detail.as_deref(), Some("strength 3, reach 2 · for Lookout"));
         assert!(has_text(&harness, "strength 3, reach 2 · for Lookout"), "under the held item's choice");
+    }
+
+    /// Presses a key (with modifiers) and draws the frames that follow.
+    fn press(harness: &mut Harness<'static, PlayerApp>, modifiers: egui::Modifiers, key: egui::Key) {
+        harness.key_press_modifiers(modifiers, key);
+        harness.run();
+    }
+
+    #[test]
+    fn keys_cancel_a_choice_end_the_turn_undo_and_save() {
+        use egui::{Key, Modifiers};
+        let written = outpost("keys");
+        let mut harness = playing(&written.folder, 1, &["human", "human"]);
+        let rules = game(&harness).session.rules.clone();
+        let buy = action(&rules, "buy");
+
+        // Esc drops the choice in progress; Enter does not end the turn while one is made.
+        click(&mut harness, "Buy");
+        assert_eq!(game(&harness).session.chosen(), Some((buy, 0)));
+        press(&mut harness, Modifiers::NONE, Key::Enter);
+        assert_eq!(game(&harness).session.seat(), 0, "the turn goes on while choosing");
+        assert!(has_label(&harness, "Finish or cancel (Esc) the choice in progress first"));
+        press(&mut harness, Modifiers::NONE, Key::Escape);
+        assert_eq!(game(&harness).session.chosen(), None);
+
+        // Ctrl+Z takes back what was bought.
+        click(&mut harness, "Buy");
+        let lamp = game(&harness).session.options().iter().find(|o| o.label.starts_with("Lamp")).unwrap().arg;
+        session(&mut harness).choose(lamp);
+        harness.run();
+        assert_eq!(game(&harness).session.history.len(), 1);
+        press(&mut harness, Modifiers::COMMAND, Key::Z);
+        assert_eq!(game(&harness).session.history.len(), 0, "undone");
+
+        // Enter and Space end the turn, whichever button has the focus.
+        harness.get_by_label("Polish").focus();
+        press(&mut harness, Modifiers::NONE, Key::Enter);
+        assert_eq!(game(&harness).session.seat(), 1, "Enter ended seat 1's turn");
+        assert_eq!(game(&harness).session.chosen(), None, "the focused button was not pressed");
+        press(&mut harness, Modifiers::NONE, Key::Space);
+        assert_eq!(game(&harness).session.seat(), 0, "Space ended seat 2's");
+
+        // Ctrl+S saves where the save field says.
+        let path = written.root.join("by-key.json");
+        harness.state_mut().game_mut().unwrap().save_path = path.display().to_string();
+        press(&mut harness, Modifiers::COMMAND, Key::S);
+        let saved = std::fs::read_to_string(&path).expect("saved by Ctrl+S");
+        assert!(saved.contains("\"outpost\""), "{saved}");
+    }
+
+    #[test]
+    fn keys_fit_zoom_and_pan_the_board_and_list_themselves() {
+        use egui::{Key, Modifiers};
+        let written = outpost("view keys");
+        let mut harness = playing(&written.folder, 1, &["human", "human"]);
+        let view =
+            |harness: &Harness<'static, PlayerApp>| (game(harness).board.zoom(), game(harness).board.view_center());
+        let (fitted, middle) = view(&harness);
+        press(&mut harness, Modifiers::NONE, Key::Plus);
+        let (closer, _) = view(&harness);
+        assert!((closer / fitted - 1.25).abs() < 1e-3, "+ zooms in by a quarter: {fitted} to {closer}");
+        // Close enough that the board overflows the view, so that it can move.
+        for _ in 0..5 {
+            press(&mut harness, Modifiers::NONE, Key::Plus);
+        }
+        let (closest, _) = view(&harness);
+        press(&mut harness, Modifiers::NONE, Key::ArrowRight);
+        let (_, moved) = view(&harness);
+        assert!(
+            moved.x > middle.x && (moved.y - middle.y).abs() < 1e-3,
+            "→ moves the view right: {middle:?} to {moved:?}"
+        );
+        press(&mut harness, Modifiers::NONE, Key::ArrowUp);
+        assert!(view(&harness).1.y < moved.y, "↑ moves it up");
+        press(&mut harness, Modifiers::NONE, Key::Minus);
+        assert!((view(&harness).0 * 1.25 / closest - 1.0).abs() < 1e-3, "− zooms out again");
+        // F shows the whole board, centred.
+        press(&mut harness, Modifiers::NONE, Key::F);
+        let (whole, center) = view(&harness);
+        let board = game(&harness).board.drawn_geometry().unwrap().bounds();
+        assert_eq!(center, board.center());
+        assert!(whole <= closer, "the whole board is no closer than before: {whole}");
+
+        // ? lists the keys; Esc closes the list before it cancels anything.
+        press(&mut harness, Modifiers::SHIFT, Key::Questionmark);
+        assert!(has_label(&harness, "Ctrl+Z") && has_label(&harness, "Fit the whole board in view"));
+        click(&mut harness, "Buy");
+        press(&mut harness, Modifiers::NONE, Key::Escape);
+        assert!(!has_label(&harness, "Ctrl+Z"), "the list is closed");
+        assert!(game(&harness).session.chosen().is_some(), "the choice is still in progress");
+        press(&mut harness, Modifiers::NONE, Key::Escape);
+        assert_eq!(game(&harness).session.chosen(), None);
+
+        // In a text field keys are typing: F is a letter of the path, Enter ends no turn.
+        harness.get_by_label("Save to").focus();
+        harness.run();
+        harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
+        harness.get_by_label("Save to").type_text("f");
+        harness.run();
+        press(&mut harness, Modifiers::NONE, Key::Plus);
+        press(&mut harness, Modifiers::NONE, Key::Enter);
+        assert_eq!(view(&harness).0, whole, "the text field has the keys: no zoom");
+        assert_eq!(game(&harness).session.seat(), 0, "no turn ended from the text field");
+        assert!(game(&harness).save_path.starts_with('f'), "{}", game(&harness).save_path);
     }
 }

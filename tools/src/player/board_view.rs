@@ -318,6 +318,9 @@ fn cell_position(kind: CellKind, col: i32, row: i32) -> [f32; 2] {
     }
 }
 
+/// The closest zoom, in pixels per board unit.
+const MAX_ZOOM: f32 = 200.0;
+
 /// Pan and zoom of one board, and its geometry.
 pub struct BoardView {
     geometry: Option<Geometry>,
@@ -401,6 +404,11 @@ impl BoardView {
         self.zoom
     }
 
+    /// The board point at the middle of the view.
+    pub fn view_center(&self) -> Pos2 {
+        self.center
+    }
+
     /// Centres the view on a world position.
     pub fn center_on(&mut self, world: Pos2) {
         self.center = world;
@@ -418,6 +426,36 @@ impl BoardView {
         if (world.x - self.center.x).abs() > half.x || (world.y - self.center.y).abs() > half.y {
             self.center = world;
         }
+    }
+
+    /// The zoom at which the whole board fits a view of `size` pixels.
+    fn whole_board_zoom(&self, size: Vec2) -> Option<f32> {
+        let bounds = self.geometry.as_ref()?.bounds();
+        Some((size.x / bounds.width().max(1e-3)).min(size.y / bounds.height().max(1e-3)))
+    }
+
+    /// Shows the whole board, centred (the key F).
+    pub fn fit_whole(&mut self) {
+        let Some(rect) = self.last_rect else { return };
+        let Some(zoom) = self.whole_board_zoom(rect.size()) else { return };
+        self.zoom = zoom;
+        self.center = self.geometry.as_ref().map_or(self.center, |g| g.bounds().center());
+    }
+
+    /// Zooms by `factor` around the middle of the view, within the limits the wheel has (the
+    /// keys + and −).
+    pub fn zoom_by(&mut self, factor: f32) {
+        let Some(rect) = self.last_rect else { return };
+        let Some(whole) = self.whole_board_zoom(rect.size()) else { return };
+        self.zoom = (self.zoom * factor).clamp((0.8 * whole).min(MAX_ZOOM), MAX_ZOOM);
+    }
+
+    /// Moves the view by a fraction of its size: right and down for positive `x` and `y` (the
+    /// arrow keys). The board stays in view.
+    pub fn pan_by(&mut self, x: f32, y: f32) {
+        let Some(rect) = self.last_rect else { return };
+        self.center += vec2(x * rect.width(), y * rect.height()) / self.zoom;
+        self.clamp_center(rect.size());
     }
 
     /// Keeps the board in view: along an axis where it fits, centred; where it does not, no
@@ -450,8 +488,7 @@ impl BoardView {
             self.fitted = true;
         }
         // Zooming out stops a little past the whole board.
-        let bounds = geometry.bounds();
-        let min_zoom = 0.8 * (rect.width() / bounds.width()).min(rect.height() / bounds.height());
+        let min_zoom = 0.8 * self.whole_board_zoom(rect.size()).unwrap_or(self.zoom);
         // Pan by dragging, zoom with the wheel (or pinch) around the pointer.
         if response.dragged() {
             self.center -= response.drag_delta() / self.zoom;
@@ -463,7 +500,7 @@ impl BoardView {
                 && let Some(pointer) = response.hover_pos()
             {
                 let before = self.to_world(rect, pointer);
-                self.zoom = (self.zoom * factor).clamp(min_zoom.min(200.0), 200.0);
+                self.zoom = (self.zoom * factor).clamp(min_zoom.min(MAX_ZOOM), MAX_ZOOM);
                 let after = self.to_world(rect, pointer);
                 self.center += before - after;
             }

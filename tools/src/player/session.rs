@@ -393,6 +393,16 @@ impl Session {
         }
     }
 
+    /// Drops the choice in progress: the action and every argument chosen for it (the key
+    /// Esc). An action whose dice are rolled keeps them and what the rules fixed: it can only
+    /// be finished or cancelled with its own button, which forfeits it.
+    pub fn cancel_choice(&mut self) {
+        while self.chosen.as_ref().is_some_and(|(kind, args)| args.len() > self.fixed_args(*kind)) {
+            self.back();
+        }
+        self.back();
+    }
+
     /// The label of the parameter to choose next.
     pub fn next_param_label(&self) -> Option<String> {
         let (ActionKind::Rule(index), args) = self.chosen.as_ref().map(|(k, a)| (*k, a.len()))? else {
