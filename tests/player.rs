@@ -5,6 +5,7 @@
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use meeple::player::catalog::{ModEntry, Origin};
+use meeple::player::files::{FileDialogs, Picked, RecentSaves};
 use meeple::player::{PlayerApp, StartOptions};
 use meeple_engine::game::ActionKind;
 use meeple_tests::mods_dir;
@@ -367,17 +368,17 @@ fn a_game_is_saved_continued_and_watched_as_a_replay() {
     assert!(path.is_file(), "saved to {}", path.display());
     assert!(harness.query_all_by_label_contains("Saved ").next().is_some());
 
-    // Continue it from the launcher.
+    // Continue it from the launcher, the file chosen in the desktop's dialog.
     let mut harness = harness_at_launcher(mods.clone());
-    type_into(&mut harness, "Open a save", &path.display().to_string());
-    click(&mut harness, "Continue game");
+    harness.state_mut().dialogs = Box::new(Chooses(Picked::Path(path.clone())));
+    click(&mut harness, "Open a save…");
     let session = &harness.state().game().expect("the saved game continues").session;
     assert_eq!((session.state.hash_hex(), session.history.len()), (hash.clone(), actions));
 
     // Watch it.
     let mut harness = harness_at_launcher(mods);
-    type_into(&mut harness, "Open a save", &path.display().to_string());
-    click(&mut harness, "Watch replay");
+    harness.state_mut().dialogs = Box::new(Chooses(Picked::Path(path.clone())));
+    click(&mut harness, "Watch a save…");
     assert!(has_label(&harness, &format!("Action 0 of {actions}")));
     click(&mut harness, "Forward");
     click(&mut harness, "Forward");
@@ -388,6 +389,68 @@ fn a_game_is_saved_continued_and_watched_as_a_replay() {
     assert_eq!(viewer.state().hash_hex(), hash, "the replay ends where the game was saved");
     click(&mut harness, "Start");
     assert!(has_label(&harness, &format!("Action 0 of {actions}")));
+}
+
+/// Stands in for the person in a file dialog: always gives the same answer.
+struct Chooses(Picked);
+
+impl FileDialogs for Chooses {
+    fn open(&mut self, _folder: &std::path::Path) -> Picked {
+        self.0.clone()
+    }
+
+    fn save_as(&mut self, _folder: &std::path::Path, _name: &str) -> Picked {
+        self.0.clone()
+    }
+}
+
+/// Where no dialog can be shown, the window's own browser saves and opens; the launcher lists
+/// the games saved and opened, also in the next run, and continues one with a click.
+#[test]
+fn saves_are_chosen_without_typing_a_path_and_listed_in_the_launcher() {
+    let dir = scratch_dir("recent_saves");
+    let list = dir.join("recent-saves.txt");
+    let mods = vec![ModEntry::load(&mods_dir().join("dice_wars"), Origin::Bundled)];
+    let options = StartOptions { mod_name: Some("dice_wars".into()), start: true, seed: Some(5), ..Default::default() };
+    let app = PlayerApp::with_mods_and_recent(mods.clone(), options, RecentSaves::load(Some(list.clone())));
+    let mut harness = harness(app);
+    harness.state_mut().dialogs = Box::new(Chooses(Picked::NoDialog));
+    harness.state_mut().game_mut().expect("game").save_path = dir.join("first.json").display().to_string();
+    harness.run();
+
+    // Save as: no dialog here, so the window's browser, in the folder of the current file.
+    click(&mut harness, "Save as…");
+    assert!(has_label(&harness, "Save the game as"), "the browser opens");
+    type_into(&mut harness, "File name", "mine");
+    click(&mut harness, "Save here");
+    let saved = dir.join("mine.json");
+    assert!(saved.is_file(), "saved to {}", saved.display());
+    assert!(!has_label(&harness, "Save the game as"), "the browser closes");
+    let hash = harness.state().game().expect("game").session.state.hash_hex();
+    harness.run();
+    assert_eq!(std::fs::read_to_string(&list).unwrap().trim(), saved.canonicalize().unwrap().display().to_string());
+
+    // The next run lists it: game, seed, length; Continue opens it with no path typed.
+    let app =
+        PlayerApp::with_mods_and_recent(mods.clone(), StartOptions::default(), RecentSaves::load(Some(list.clone())));
+    let mut harness = self::harness(app);
+    harness.run();
+    let moves = meeple_engine::save::SaveFile::read(&saved).unwrap().actions.len();
+    assert!(has_label(&harness, &format!("Dice Wars · seed 5 · {moves} moves")), "listed");
+    click(&mut harness, "Continue");
+    assert_eq!(harness.state().game().expect("the game continues").session.state.hash_hex(), hash);
+
+    // Open any other save by browsing: the folder listed, a click on the file opens it.
+    std::fs::copy(&saved, dir.join("other.json")).unwrap();
+    let mut harness = harness_at_launcher(mods);
+    harness.state_mut().dialogs = Box::new(Chooses(Picked::NoDialog));
+    click(&mut harness, "Watch a save…");
+    assert!(has_label(&harness, "Watch a saved game"));
+    harness.state_mut().browser.as_mut().expect("the browser").folder = dir.clone();
+    harness.run();
+    assert!(has_label(&harness, "mine.json") && has_label(&harness, "other.json"));
+    click(&mut harness, "other.json");
+    assert!(harness.state_mut().replay_mut().is_some(), "the replay viewer shows the save chosen");
 }
 
 fn harness_at_launcher(mods: Vec<ModEntry>) -> Harness<'static, PlayerApp> {

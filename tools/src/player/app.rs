@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use egui::{Color32, RichText};
 use meeple_engine::game::{Action, ActionKind};
@@ -13,6 +13,7 @@ use meeple_engine::save::SaveFile;
 
 use super::board_view::{BoardView, Mark, Overlay};
 use super::catalog::{self, ModEntry, Origin};
+use super::files::{BrowseAnswer, BrowsePurpose, FileDialogs, FolderBrowser, NativeDialogs, Picked, RecentSaves};
 use super::keys::{self, Command};
 use super::reload::{ModWatcher, Reload};
 use super::replay::{ReplayChoice, ReplayViewer};
@@ -57,8 +58,12 @@ pub struct PlayerApp {
     pub mods: Vec<ModEntry>,
     pub selected: usize,
     pub screen: Screen,
-    /// The path typed into the launcher's "Open a save" box.
-    pub open_path: String,
+    /// The desktop's open and save dialogs (tests put a stand-in here).
+    pub dialogs: Box<dyn FileDialogs>,
+    /// The window's own folder browser, while it is open (where no dialog can be shown).
+    pub browser: Option<FolderBrowser>,
+    /// The saves opened or written lately, listed by the launcher.
+    pub recent: RecentSaves,
     /// A message for the launcher (a save that did not open, …).
     pub notice: Option<String>,
     /// The editor set aside while its mod is play-tested; the game's "Quit" returns to it.
@@ -79,11 +84,17 @@ impl PlayerApp {
                 mods.push(ModEntry::load(folder, Origin::User));
             }
         }
-        Self::with_mods(mods, options)
+        Self::with_mods_and_recent(mods, options, RecentSaves::load(RecentSaves::default_file()))
     }
 
-    /// The launcher with the given mods (tests pass fixture mods).
+    /// The launcher with the given mods (tests pass fixture mods), remembering recent saves for
+    /// this run only.
     pub fn with_mods(mods: Vec<ModEntry>, options: StartOptions) -> Self {
+        Self::with_mods_and_recent(mods, options, RecentSaves::load(None))
+    }
+
+    /// The launcher with the given mods and list of recent saves.
+    pub fn with_mods_and_recent(mods: Vec<ModEntry>, options: StartOptions, recent: RecentSaves) -> Self {
         let selected = options
             .mod_name
             .as_ref()
@@ -93,7 +104,9 @@ impl PlayerApp {
             mods,
             selected,
             screen: Screen::Launcher,
-            open_path: String::new(),
+            dialogs: Box::new(NativeDialogs),
+            browser: None,
+            recent,
             notice: None,
             editor_aside: None,
             game_aside: None,
@@ -234,6 +247,7 @@ impl PlayerApp {
             Ok(screen) => {
                 self.screen = screen;
                 self.notice = None;
+                self.recent.remember(path);
             }
             Err(error) => self.notice = Some(error),
         }
@@ -241,6 +255,12 @@ impl PlayerApp {
 
     /// Draws the current screen.
     pub fn ui(&mut self, ui: &mut egui::Ui) {
+        if let Screen::Game(game) = &mut self.screen
+            && let Some(path) = game.just_saved.take()
+        {
+            self.recent.remember(&path);
+        }
+        self.browser_ui(ui.ctx());
         match &mut self.screen {
             Screen::Launcher => self.launcher_ui(ui),
             Screen::Setup(form, index) => {
@@ -295,6 +315,7 @@ impl PlayerApp {
                     }
                     Err(error) => game.status = Some(error),
                 },
+                Some(GameChoice::SaveAs) => self.save_game_as(),
                 None => {}
             },
             Screen::Replay(viewer) => {
@@ -365,21 +386,7 @@ impl PlayerApp {
                     }
                 }
                 ui.separator();
-                let label = ui.label("Open a save");
-                ui.add(
-                    egui::TextEdit::singleline(&mut self.open_path).hint_text("path/to/game.json").id_salt("open path"),
-                )
-                .labelled_by(label.id);
-                ui.horizontal(|ui| {
-                    let path = PathBuf::from(self.open_path.trim());
-                    let ready = !self.open_path.trim().is_empty();
-                    if ui.add_enabled(ready, egui::Button::new("Continue game")).clicked() {
-                        self.open_save(&path, false);
-                    }
-                    if ui.add_enabled(ready, egui::Button::new("Watch replay")).clicked() {
-                        self.open_save(&path, true);
-                    }
-                });
+                self.saved_games_ui(ui);
                 if let Some(notice) = &self.notice {
                     ui.colored_label(Color32::LIGHT_RED, notice);
                 }
@@ -392,6 +399,91 @@ impl PlayerApp {
             self.open_editor(index);
         }
     }
+
+    /// The launcher's saved games: the recent ones, each to continue or watch, and a way to
+    /// open any other.
+    fn saved_games_ui(&mut self, ui: &mut egui::Ui) {
+        ui.label(RichText::new("Saved games").strong());
+        let now = SystemTime::now();
+        let mut opened = None;
+        for save in self.recent.saves() {
+            let game = self.mods.iter().find(|m| m.id == save.mod_id).map_or(save.mod_id.as_str(), |m| m.name.as_str());
+            let file = save.path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+            let over = if save.over { " · over" } else { "" };
+            ui.horizontal(|ui| {
+                if ui.button("Continue").on_hover_text(save.path.display().to_string()).clicked() {
+                    opened = Some((save.path.clone(), false));
+                }
+                if ui.button("Replay").clicked() {
+                    opened = Some((save.path.clone(), true));
+                }
+                ui.label(format!("{game} · seed {} · {} moves{over}", save.seed, save.actions));
+                ui.label(RichText::new(format!("{file} · {}", save.age(now))).small().weak());
+            });
+        }
+        if self.recent.saves().is_empty() {
+            ui.label(RichText::new("Games you save or open are listed here.").weak());
+        }
+        ui.horizontal(|ui| {
+            if ui.button("Open a save…").clicked() {
+                self.pick_save(BrowsePurpose::Open);
+            }
+            if ui.button("Watch a save…").clicked() {
+                self.pick_save(BrowsePurpose::Replay);
+            }
+        });
+        if let Some((path, replay)) = opened {
+            self.open_save(&path, replay);
+        }
+    }
+
+    /// Asks for a save to open (or watch): the desktop's dialog, else the window's browser.
+    fn pick_save(&mut self, purpose: BrowsePurpose) {
+        let folder = saves_folder();
+        match self.dialogs.open(&folder) {
+            Picked::Path(path) => self.open_save(&path, purpose == BrowsePurpose::Replay),
+            Picked::Cancelled => {}
+            Picked::NoDialog => self.browser = Some(FolderBrowser::new(purpose, &folder, "")),
+        }
+    }
+
+    /// Asks where to save the game being played, then saves it there.
+    fn save_game_as(&mut self) {
+        let Screen::Game(game) = &mut self.screen else { return };
+        let current = PathBuf::from(&game.save_path);
+        let folder = current.parent().filter(|p| p.is_dir()).map_or_else(saves_folder, Path::to_path_buf);
+        let name = current.file_name().map_or_else(|| "game.json".into(), |n| n.to_string_lossy().into_owned());
+        match self.dialogs.save_as(&folder, &name) {
+            Picked::Path(path) => {
+                game.save_path = path.display().to_string();
+                game.save();
+            }
+            Picked::Cancelled => {}
+            Picked::NoDialog => self.browser = Some(FolderBrowser::new(BrowsePurpose::SaveAs, &folder, &name)),
+        }
+    }
+
+    /// The window's own browser, while open, and what its choice does.
+    fn browser_ui(&mut self, ctx: &egui::Context) {
+        let Some(browser) = self.browser.as_mut() else { return };
+        let Some(answer) = browser.ui(ctx) else { return };
+        self.browser = None;
+        match answer {
+            BrowseAnswer::Chosen(BrowsePurpose::SaveAs, path) => {
+                if let Screen::Game(game) = &mut self.screen {
+                    game.save_path = path.display().to_string();
+                    game.save();
+                }
+            }
+            BrowseAnswer::Chosen(purpose, path) => self.open_save(&path, purpose == BrowsePurpose::Replay),
+            BrowseAnswer::Cancelled => {}
+        }
+    }
+}
+
+/// Where saves go unless the person chooses another folder: the data folder's `saves`.
+fn saves_folder() -> PathBuf {
+    catalog::data_dir().map(|d| d.join("saves")).unwrap_or_else(|| PathBuf::from("saves"))
 }
 
 impl eframe::App for PlayerApp {
@@ -407,6 +499,8 @@ pub enum GameChoice {
     NewGame,
     /// Watch the game so far from its start; the game waits.
     WatchReplay,
+    /// Choose a file and save the game to it.
+    SaveAs,
 }
 
 /// A question the game screen asks before doing something that cannot be taken back.
@@ -463,13 +557,13 @@ pub struct GameScreen {
     pub sight: SightCache,
     /// Whether the list of keys is shown (the key `?`).
     pub show_keys: bool,
+    /// Where the game was saved since the window last looked (for its list of recent saves).
+    pub just_saved: Option<PathBuf>,
 }
 
 impl GameScreen {
     pub fn new(session: Session, folder: &Path) -> Self {
-        let save_path = catalog::data_dir()
-            .map(|d| d.join("saves"))
-            .unwrap_or_else(|| PathBuf::from("saves"))
+        let save_path = saves_folder()
             .join(format!("{}-{}.json", session.rules.manifest.id, session.setup.seed))
             .display()
             .to_string();
@@ -496,6 +590,7 @@ impl GameScreen {
             show_sight: true,
             sight: SightCache::default(),
             show_keys: false,
+            just_saved: None,
         }
     }
 
@@ -611,6 +706,7 @@ impl GameScreen {
         self.status = Some(match self.session.save(&path) {
             Ok(()) => {
                 self.saved_actions = self.session.history.len();
+                self.just_saved = Some(path.clone());
                 format!("Saved {} actions to {}", self.session.history.len(), path.display())
             }
             Err(error) => error,
@@ -852,6 +948,9 @@ impl GameScreen {
                     .labelled_by(label.id);
                 if ui.button("Save").clicked() {
                     self.save();
+                }
+                if ui.button("Save as…").on_hover_text("Choose the file to save the game to").clicked() {
+                    *choice = Some(GameChoice::SaveAs);
                 }
                 if ui
                     .button("Replay")

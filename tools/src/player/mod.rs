@@ -7,6 +7,7 @@ pub mod app;
 pub mod board_view;
 pub mod catalog;
 pub mod describe;
+pub mod files;
 pub mod keys;
 pub mod opened;
 pub mod panels;
