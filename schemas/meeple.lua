@@ -640,6 +640,11 @@ local Scenario = {}
 ---@return integer? seat # the owner, or nil when nobody owns it
 function Scenario:owner(space) end
 
+---The terrain of a space, as it is now (it may have changed in play).
+---@param space meeple.Space # a space: its number or its label
+---@return string terrain # the terrain's id
+function Scenario:terrain(space) end
+
 ---The value of one of a space's counters.
 ---@param space meeple.Space # a space: its number or its label
 ---@param name string # the counter's id

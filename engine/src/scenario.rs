@@ -759,6 +759,11 @@ impl UserData for Scenario {
             let owner = g.state.owners[s as usize];
             Ok((owner != NO_SEAT).then_some(i64::from(owner) + 1))
         });
+        methods.add_method("terrain", |_, g, space: LuaValue| {
+            let s = g.space(&space)?;
+            let terrain = g.state.board.space(s).terrain as usize;
+            Ok(g.rules().terrain.get(terrain).map(|t| t.id.clone()))
+        });
         methods.add_method("counter", |_, g, (space, name): (LuaValue, String)| {
             let s = g.space(&space)?;
             let c = g

@@ -244,8 +244,12 @@ pub struct Board {
     lattice_index: Vec<SpaceId>,
     metric: Metric,
     /// Tells boards apart for caches of derived data (see [`Scratch`]): every assembled board
-    /// gets a new one; a clone keeps it, having the same spaces.
+    /// gets a new one; a clone keeps it, having the same spaces; a change of terrain in play
+    /// gets a new one, since walking costs and sight read the terrain.
     uid: u64,
+    /// Tells boards of different shapes apart (the drawing's geometry): like `uid`, but kept
+    /// when a space's terrain changes.
+    shape: u64,
 }
 
 /// The next [`Board`] uid.
@@ -390,7 +394,9 @@ impl Board {
             lattice_index,
             metric: Metric::Search,
             uid: next_board_uid(),
+            shape: 0,
         };
+        board.shape = board.uid;
         board.metric = board.choose_metric();
         Ok(board)
     }
@@ -408,6 +414,7 @@ impl Board {
             lattice_index: Vec::new(),
             metric: Metric::Table(Arc::from([])),
             uid: 0,
+            shape: 0,
         }
     }
 
@@ -474,6 +481,21 @@ impl Board {
     /// new one for every assembled board, kept by clones.
     pub fn uid(&self) -> u64 {
         self.uid
+    }
+
+    /// The identity of the board's shape (its spaces, edges and cells, not their terrain): what
+    /// a drawing of it may keep while terrain changes in play.
+    pub fn shape_uid(&self) -> u64 {
+        self.shape
+    }
+
+    /// Changes a space's terrain, in play (`space.terrain = 'water'`): the board gets a new
+    /// [`Board::uid`], so walking costs and sight worked out before are not reused.
+    pub fn set_terrain(&mut self, space: SpaceId, terrain: TerrainId) {
+        if let Some(changed) = self.spaces.get_mut(space as usize) {
+            changed.terrain = terrain;
+            self.uid = next_board_uid();
+        }
     }
 
     /// How many spaces the board has; space ids are `0..space_count()`.

@@ -41,6 +41,16 @@ pub(crate) fn set_owner(state: &mut GameState, events: &mut Events, space: u32, 
     }
 }
 
+/// Changes a space's terrain in play: what it yields, what entering it costs and what it hides
+/// from then on. The board is shared between states until one of them changes it.
+pub(crate) fn set_terrain(state: &mut GameState, events: &mut Events, space: u32, to: u16) {
+    let from = state.board.space(space).terrain;
+    if from != to {
+        std::sync::Arc::make_mut(&mut state.board).set_terrain(space, to);
+        events.push_with(|| Event::TerrainChanged { space, from, to });
+    }
+}
+
 /// Gives a piece to a seat, or to nobody ([`NO_SEAT`]); a seat number past the game's seats is
 /// nobody too. The pieces inside it that were its owner's change hands with it (an army's
 /// units); others inside (a prisoner, another seat's passenger) keep theirs.

@@ -1604,6 +1604,14 @@ fn assign(cx: &mut WriteCx, place: &Place, mode: AssignMode, value: Value, frame
             };
             changes::set_owner(cx.state, cx.events, space, to);
         }
+        Place::SpaceTerrain(e) => {
+            let space = target_space(cx, e, frame)?;
+            let terrain = match value {
+                Value::Id(t) if (t as usize) < cx.rules.terrain.len() => t,
+                other => return Err(RuleError::new(format!("cannot make {other:?} the terrain of a space"))),
+            };
+            changes::set_terrain(cx.state, cx.events, space, terrain);
+        }
         Place::SeatResource(e, resource) => {
             let seat = target_seat(cx, e, frame)?;
             let new = combine(mode, cx.state.seats[seat as usize].resources[*resource as usize], value.as_int());

@@ -89,6 +89,12 @@ pub enum Event {
         from: Option<u8>,
         to: Option<u8>,
     },
+    /// A space's terrain changed in play (`space.terrain = …`): terrain ids.
+    TerrainChanged {
+        space: u32,
+        from: u16,
+        to: u16,
+    },
     ResourceChanged {
         seat: u8,
         resource: u16,

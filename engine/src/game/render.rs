@@ -17,6 +17,11 @@ fn card(rules: &Ruleset, card: u16) -> Json {
     rules.card_ids.get(card as usize).map_or(Json::Null, |id| json!(id))
 }
 
+/// A terrain by its id.
+fn terrain_id(rules: &Ruleset, terrain: u16) -> Json {
+    rules.terrain.get(terrain as usize).map_or_else(|| json!(terrain), |t| json!(t.id))
+}
+
 fn opt_seat(s: Option<u8>) -> Json {
     s.map_or(Json::Null, seat)
 }
@@ -100,6 +105,10 @@ pub fn event_json(rules: &Ruleset, state: &GameState, event: &Event) -> Json {
         }),
         Event::OwnerChanged { space: s, from, to } => json!({
             "event": "owner_changed", "space": space(state, *s), "from": opt_seat(*from), "to": opt_seat(*to),
+        }),
+        Event::TerrainChanged { space: s, from, to } => json!({
+            "event": "terrain_changed", "space": space(state, *s),
+            "from": terrain_id(rules, *from), "to": terrain_id(rules, *to),
         }),
         Event::PieceOwnerChanged { piece, from, to } => json!({
             "event": "piece_owner_changed", "piece": piece + 1, "from": opt_seat(*from), "to": opt_seat(*to),

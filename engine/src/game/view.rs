@@ -257,6 +257,7 @@ impl Event {
             | Event::TurnEnded { .. }
             | Event::Decided { .. }
             | Event::OwnerChanged { .. }
+            | Event::TerrainChanged { .. }
             | Event::PiecePlaced { .. }
             | Event::PiecePlacedBetween { .. }
             | Event::PieceOwnerChanged { .. }

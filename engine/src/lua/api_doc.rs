@@ -868,6 +868,10 @@ const SCENARIO_OBJECT: ApiTable = ApiTable {
             .params(&[SPACE])
             .returns(&[r("integer?", "seat", "the owner, or nil when nobody owns it")])
             .group(READ),
+        method("terrain", "The terrain of a space, as it is now (it may have changed in play).")
+            .params(&[SPACE])
+            .returns(&[r("string", "terrain", "the terrain's id")])
+            .group(READ),
         method("counter", "The value of one of a space's counters.")
             .params(&[SPACE, p("name", "string", "the counter's id")])
             .returns(&[r("integer", "value", "the counter's value")])

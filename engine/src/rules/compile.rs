@@ -2543,10 +2543,12 @@ impl Compiler<'_> {
                 match base_ty {
                     Type::Space => match field.as_str() {
                         "owner" => Some((Place::SpaceOwner(base_expr), Type::Seat)),
+                        "terrain" => Some((Place::SpaceTerrain(base_expr), Type::Id(IdKind::Terrain))),
                         _ => match index_of(&self.names.counters, field) {
                             Some(i) => Some((Place::SpaceCounter(base_expr, i), Type::Int)),
                             None => {
-                                let known = [self.names.counters.clone(), vec!["owner".into()]].concat();
+                                let known =
+                                    [self.names.counters.clone(), vec!["owner".into(), "terrain".into()]].concat();
                                 self.unknown(Some(*field_span), "space field", field, &known);
                                 None
                             }

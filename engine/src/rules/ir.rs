@@ -562,6 +562,7 @@ pub enum TagOf {
 pub enum Place {
     SpaceCounter(Expr, u16),
     SpaceOwner(Expr),
+    SpaceTerrain(Expr),
     SeatResource(Expr, u16),
     PieceStat(Expr, u16),
     PieceOwner(Expr),
@@ -960,6 +961,7 @@ impl Place {
         match self {
             Place::SpaceCounter(e, _)
             | Place::SpaceOwner(e)
+            | Place::SpaceTerrain(e)
             | Place::SeatResource(e, _)
             | Place::PieceStat(e, _)
             | Place::PieceOwner(e)

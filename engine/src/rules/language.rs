@@ -113,7 +113,9 @@ pub const FIELDS: &[(&str, &[Entry])] = &[
             entry(
                 "space.terrain",
                 "terrain",
-                "The space's terrain, compared with a quoted terrain id.",
+                "The space's terrain, compared with a quoted terrain id. Assignable: `at.terrain = \"shallow\"` \
+                 changes it for the rest of the game (what it yields, costs to enter and hides), an event every \
+                 seat sees.",
                 "to.terrain == \"forest\"",
             ),
             entry(

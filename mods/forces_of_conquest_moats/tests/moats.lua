@@ -15,6 +15,7 @@ test("a moat is dug in a barren territory of the player's with one of its walls 
   expect_eq(offered(g, "dig_moat", "at"), { "D01" })
   g:act{ action = "dig_moat", at = "D01" }
   expect_eq(g:resource(1, "food"), 90)
+  expect_eq(g:terrain("D01"), "shallow")
   expect_eq(g:counter("D01", "moat"), 1)
   expect_eq(g:counter("D01", "barren_until"), 0, "flooded: barren no more")
   expect_eq(g:owner("D01"), 1)
@@ -33,7 +34,7 @@ test("a moat is shallow water for good: each unit pays to enter it what it pays 
   end
   expect_eq(wade, { soldier = 3, ranger = 1, ["soldier+ranger"] = 3 }, "defenders cannot enter it")
   for _ = 1, 10 do g:pass() end
-  expect_eq(g:counter("D01", "moat"), 1, "five rounds later")
+  expect_eq(g:terrain("D01"), "shallow", "five rounds later")
   expect_eq(price(g, 1, "C01", "D01", { "soldier" }), 3)
   expect_eq(price(g, 1, "C01", "D01", { "defender" }), nil)
 end)
@@ -113,17 +114,18 @@ test("a moat is never laid waste", function()
   expect_eq(offered(g, "attack_land", "army", function(r) return r.army == elsewhere end), { tostring(elsewhere) })
 end)
 
-test("units reach a moat by moving, not by splitting or combining; on it they combine", function()
+test("a unit splits off into a moat and armies combine on one, paying what shallow water costs", function()
   local g = helpers.game()
   helpers.moat(g, "D01", "D02")
   local band, units = helpers.army(g, 1, "C01", { "soldier", "soldier" }, 4)
   local sent = offered(g, "send_unit", "to", function(r) return r.army == band and r.unit == units[1] end)
-  expect_eq(sent, { "B01", "C00", "C02" }, "not into the moat D01")
+  expect_eq(sent, { "B01", "C00", "C02", "D01" }, "a soldier wades into the moat for 3 of its 4")
+  local guards, guard = helpers.army(g, 1, "C00", { "defender", "soldier" }, 4)
+  sent = offered(g, "send_unit", "to", function(r) return r.army == guards and r.unit == guard[1] end)
+  expect(not table.concat(sent, " "):find("D01", 1, true), "a defender cannot enter it: " .. table.concat(sent, " "))
   local wader = helpers.army(g, 1, "D01", { "soldier" }, 4)
-  local other = helpers.army(g, 1, "D01", { "ranger" }, 4)
-  refused(g, { action = "merge", army = band, into = wader }, "into the moat from C01")
-  g:act{ action = "merge", army = other, into = wader }
-  expect_eq(#g:contents(wader), 2, "on the moat itself")
+  g:act{ action = "merge", army = band, into = wader }
+  expect_eq(#g:contents(wader), 3, "the two soldiers from C01 joined the one on the moat")
 end)
 
 test("a retreat and a rogue army's march pay for a moat as a move does", function()

@@ -176,7 +176,7 @@ impl Geometry {
             }
         }
         let mut geometry = Self {
-            uid: board.uid(),
+            uid: board.shape_uid(),
             kind,
             cells,
             centers,
@@ -370,7 +370,7 @@ pub struct Overlay<'a> {
 impl BoardView {
     /// The geometry of `board`, rebuilt when the board changes.
     pub fn geometry(&mut self, board: &Board) -> &Geometry {
-        if self.geometry.as_ref().is_none_or(|g| g.uid != board.uid()) {
+        if self.geometry.as_ref().is_none_or(|g| g.uid != board.shape_uid()) {
             self.geometry = Some(Geometry::new(board));
             self.fitted = false;
         }

@@ -261,6 +261,10 @@ pub fn event(rules: &Ruleset, state: &GameState, event: &Event) -> Option<String
             Some(to) => format!("  {} now belongs to {}", space(state, *s), seat(state, *to)),
             None => format!("  {} is free", space(state, *s)),
         },
+        Event::TerrainChanged { space: s, to, .. } => {
+            let terrain = rules.terrain.get(*to as usize).map_or("another terrain", |t| t.label.as_str());
+            format!("  {} is now {}", space(state, *s), terrain.to_lowercase())
+        }
         Event::PieceOwnerChanged { piece: p, to, .. } => {
             format!("  {} now belongs to {}", piece(rules, state, *p), owner_name(rules, state, to.unwrap_or(NO_SEAT)))
         }
