@@ -96,5 +96,34 @@ pub fn file_data_schema() -> Value {
             definition.remove("required");
         }
     }
+    accept_list_below(&mut schema);
     schema
+}
+
+/// Lets every list hold the mark `"..."`, which in a variant stands for the list below it
+/// (see [`crate::source::merge::LIST_BELOW`]): an editor checking a variant's file must not
+/// flag it. The loader refuses it anywhere else.
+fn accept_list_below(schema: &mut Value) {
+    match schema {
+        Value::Object(object) => {
+            let is_list = match object.get("type") {
+                Some(Value::String(kind)) => kind == "array",
+                Some(Value::Array(kinds)) => kinds.iter().any(|k| k == "array"),
+                _ => false,
+            };
+            for value in object.values_mut() {
+                accept_list_below(value);
+            }
+            if is_list && let Some(items) = object.remove("items") {
+                let mark = json!({
+                    "type": "string",
+                    "const": crate::source::merge::LIST_BELOW,
+                    "description": "In a mod that `extends` another: that mod's list, spliced in here."
+                });
+                object.insert("items".into(), json!({ "anyOf": [items, mark] }));
+            }
+        }
+        Value::Array(values) => values.iter_mut().for_each(accept_list_below),
+        _ => {}
+    }
 }

@@ -123,3 +123,111 @@ fn a_variants_triggers_are_added_to_the_bases() {
     assert_eq!(whens(&variant), ["turn > 0", "turn > 1"]);
     assert_eq!(variant.triggers.len(), 2);
 }
+
+/// Two phases for the base: `buy` offers one action, `play` two.
+const PHASED: &str = r#"
+[board]
+kind = "graph"
+terrain = "land"
+spaces = [{ id = "a" }, { id = "b" }]
+links = [["a", "b"]]
+
+[terrain.land]
+
+[space_counters.dice]
+max = 8
+
+[turn]
+phases = [
+  { id = "buy", label = "Buying", actions = ["stock"] },
+  { id = "play", label = "Playing", actions = ["push", "pull"] },
+]
+
+[actions.stock]
+label = "Stock"
+effect = []
+
+[actions.push]
+label = "Push"
+params = [{ name = "from", kind = "space", owned_by = "me" }]
+effect = ["from.dice += 1"]
+
+[actions.pull]
+label = "Pull"
+params = [{ name = "from", kind = "space", owned_by = "me" }]
+effect = ["from.dice -= 1"]
+
+[end]
+win = "seat.number == 99"
+"#;
+
+/// A variant adds to a list of the base's with `"..."`, the base's list spliced in its place; a
+/// table with the `id` of one below is laid over that one, key by key (its own lists may splice
+/// too), and a new one is added where it is written.
+#[test]
+fn a_variant_adds_to_a_list_of_the_base_with_three_dots() {
+    let variant_data = r#"
+[actions.shove]
+label = "Shove"
+effect = []
+
+[actions.count]
+label = "Count"
+effect = []
+
+[turn]
+phases = [
+  "...",
+  { id = "play", actions = ["...", "shove"] },
+  { id = "tally", label = "Tallying", actions = ["count"] },
+]
+"#;
+    let root = write_mods(&[
+        ("base", vec![("mod.toml", manifest("base")), ("data.toml", PHASED.to_string())]),
+        ("variant", vec![("mod.toml", variant_manifest("variant", "base")), ("more.toml", variant_data.to_string())]),
+    ]);
+    let variant = load(&root, "variant").unwrap_or_else(|p| panic!("{}", p.join("\n")));
+    let phases: Vec<(String, String, Vec<String>)> = variant
+        .phases
+        .iter()
+        .map(|p| {
+            let actions = p.actions.iter().map(|&a| variant.actions[a as usize].id.clone()).collect();
+            (p.id.clone(), p.label.clone(), actions)
+        })
+        .collect();
+    let expected = [
+        ("buy", "Buying", vec!["stock"]),
+        ("play", "Playing", vec!["push", "pull", "shove"]),
+        ("tally", "Tallying", vec!["count"]),
+    ]
+    .map(|(id, label, actions)| (id.to_string(), label.to_string(), actions.iter().map(|a| a.to_string()).collect()));
+    assert_eq!(phases, expected, "the label the variant did not write is the base's");
+}
+
+/// `"..."` where nothing lies below, or twice in one list, is refused where it is written.
+#[test]
+fn three_dots_with_no_list_below_are_refused_where_written() {
+    let problems = |data: &str, extends: bool| -> Vec<String> {
+        let mods = if extends {
+            write_mods(&[
+                ("base", vec![("mod.toml", manifest("base")), ("data.toml", PHASED.to_string())]),
+                ("variant", vec![("mod.toml", variant_manifest("variant", "base")), ("more.toml", data.to_string())]),
+            ])
+        } else {
+            write_mods(&[("variant", vec![("mod.toml", manifest("variant")), ("data.toml", data.to_string())])])
+        };
+        load(&mods, "variant").err().unwrap_or_default()
+    };
+    let new_list = "[actions.count]\nlabel = \"Count\"\neffect = [\"...\"]\n";
+    let found = problems(new_list, true);
+    assert!(found.iter().any(|p| p.contains("more.toml:3:11") && p.contains("there is none here")), "{found:?}");
+    let twice = "[turn]\nphases = [\"...\", \"...\"]\n";
+    let found = problems(twice, true);
+    assert!(found.iter().any(|p| p.contains("more.toml:2:18") && p.contains("it is here twice")), "{found:?}");
+    let in_a_base = PHASED.replace("actions = [\"stock\"]", "actions = [\"...\", \"stock\"]");
+    let found = problems(&in_a_base, false);
+    assert!(
+        found.iter().any(|p| p.contains("data.toml:") && p.contains("in a mod that `extends` another")),
+        "{found:?}"
+    );
+}

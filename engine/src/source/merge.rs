@@ -44,11 +44,21 @@ pub fn merge(parts: Vec<RawNode>, collections: &[&str], sources: &Sources) -> (R
     (RawNode::new(RawValue::Table(merged), root_loc), diagnostics)
 }
 
+/// The element of a variant's list that stands for the list below it, spliced in its place:
+/// `actions = ["...", "dig_moat"]` adds an action to the base game's list.
+pub const LIST_BELOW: &str = "...";
+
 /// Lays a variant's layer over the data below as [`overlay`] does, except that the top-level
 /// lists named in `appended` (rules that all apply, as `triggers`) are added to the ones below
 /// instead of replacing them: a variant adds a trigger without restating, or silently losing,
 /// the base's.
-pub fn overlay_layer(below: &mut RawNode, mut over: RawNode, appended: &[&str]) {
+pub fn overlay_layer(
+    below: &mut RawNode,
+    mut over: RawNode,
+    appended: &[&str],
+    sources: &Sources,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
     if let (RawValue::Table(target), RawValue::Table(entries)) = (&mut below.value, &mut over.value) {
         let is_list = |node: Option<&RawNode>| matches!(node.map(|n| &n.value), Some(RawValue::Array(_)));
         for key in appended {
@@ -62,28 +72,136 @@ pub fn overlay_layer(below: &mut RawNode, mut over: RawNode, appended: &[&str]) 
             }
         }
     }
-    overlay(below, over);
+    Overlay { sources, diagnostics }.lay(below, over);
 }
 
-/// Lays `over` on `below`: tables merge key by key (recursively), any other value replaces the
-/// one below (with its own location, so problems point at the layer that wrote it).
-pub fn overlay(below: &mut RawNode, over: RawNode) {
-    match (&mut below.value, over.value) {
-        (RawValue::Table(target), RawValue::Table(entries)) => {
-            for (key, node) in entries {
-                match target.get_mut(&key) {
-                    Some(existing) => overlay(existing, node),
-                    None => {
-                        target.insert(key, node);
+/// Reports the [`LIST_BELOW`] marks of a mod's bottom layer (a mod that extends none, or the
+/// mod at the bottom of a chain): nothing lies below them.
+pub fn refuse_list_below(layer: &RawNode, sources: &Sources, diagnostics: &mut Vec<Diagnostic>) {
+    Overlay { sources, diagnostics }.refuse_marks(layer);
+}
+
+/// Lays a variant's values over the ones below, reporting misplaced [`LIST_BELOW`] marks.
+struct Overlay<'a> {
+    sources: &'a Sources,
+    diagnostics: &'a mut Vec<Diagnostic>,
+}
+
+impl Overlay<'_> {
+    /// Lays `over` on `below`: tables merge key by key (recursively); a list with the mark
+    /// [`LIST_BELOW`] is the list below spliced in at the mark, with its own entries around it
+    /// (a table of the list whose `id` is one below is laid over that entry instead); any other
+    /// value replaces the one below (with its own location, so problems point at the layer that
+    /// wrote it).
+    fn lay(&mut self, below: &mut RawNode, over: RawNode) {
+        match (&mut below.value, over.value) {
+            (RawValue::Table(target), RawValue::Table(entries)) => {
+                for (key, node) in entries {
+                    match target.get_mut(&key) {
+                        Some(existing) => self.lay(existing, node),
+                        None => {
+                            self.refuse_marks(&node);
+                            target.insert(key, node);
+                        }
                     }
                 }
             }
+            (RawValue::Array(list), RawValue::Array(items)) if items.iter().any(is_list_below) => {
+                let spliced = self.splice(std::mem::take(list), items);
+                *list = spliced;
+                below.loc = over.loc;
+                below.key_loc = over.key_loc.or(below.key_loc);
+            }
+            (_, value) => {
+                let node = RawNode { value, loc: over.loc, key_loc: over.key_loc };
+                self.refuse_marks(&node);
+                below.value = node.value;
+                below.loc = node.loc;
+                below.key_loc = node.key_loc.or(below.key_loc);
+            }
         }
-        (_, value) => {
-            below.value = value;
-            below.loc = over.loc;
-            below.key_loc = over.key_loc.or(below.key_loc);
+    }
+
+    /// The list below with a variant's entries around it, and its tables with an id below laid
+    /// over those entries.
+    fn splice(&mut self, below: Vec<RawNode>, items: Vec<RawNode>) -> Vec<RawNode> {
+        let ids_below: Vec<Option<String>> = below.iter().map(entry_id).collect();
+        let mut below = Some(below);
+        let mut spliced = Vec::new();
+        let mut start = 0;
+        let mut laid_over = Vec::new();
+        for item in items {
+            if is_list_below(&item) {
+                match below.take() {
+                    Some(entries) => {
+                        start = spliced.len();
+                        spliced.extend(entries);
+                    }
+                    None => self.problem(
+                        item.loc,
+                        format!("`\"{LIST_BELOW}\"` stands for the list below once: it is here twice"),
+                    ),
+                }
+            } else if let Some(at) =
+                entry_id(&item).and_then(|id| ids_below.iter().position(|i| i.as_deref() == Some(&id)))
+            {
+                laid_over.push((at, item));
+            } else {
+                self.refuse_marks(&item);
+                spliced.push(item);
+            }
         }
+        for (at, item) in laid_over {
+            self.lay(&mut spliced[start + at], item);
+        }
+        spliced
+    }
+
+    /// Reports every [`LIST_BELOW`] mark in `node`: where nothing lies below, it stands for
+    /// nothing.
+    fn refuse_marks(&mut self, node: &RawNode) {
+        match &node.value {
+            RawValue::Array(items) => {
+                for item in items {
+                    if is_list_below(item) {
+                        self.problem(
+                            item.loc,
+                            format!(
+                                "`\"{LIST_BELOW}\"` stands for the list below this one, in a mod that `extends` \
+                                 another, and there is none here: write the whole list"
+                            ),
+                        );
+                    } else {
+                        self.refuse_marks(item);
+                    }
+                }
+            }
+            RawValue::Table(entries) => {
+                for (_, entry) in entries.iter() {
+                    self.refuse_marks(entry);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn problem(&mut self, loc: Location, message: String) {
+        self.diagnostics.push(self.sources.diagnostic(loc, message));
+    }
+}
+
+fn is_list_below(node: &RawNode) -> bool {
+    matches!(&node.value, RawValue::String(s) if s == LIST_BELOW)
+}
+
+/// The `id` of a list entry that is a table with one.
+fn entry_id(node: &RawNode) -> Option<String> {
+    match &node.value {
+        RawValue::Table(entries) => match entries.get("id").map(|n| &n.value) {
+            Some(RawValue::String(id)) => Some(id.clone()),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

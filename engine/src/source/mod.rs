@@ -153,9 +153,12 @@ pub fn load_layers(layers: Vec<Vec<(String, Vec<u8>)>>, collections: &[&str]) ->
         diagnostics.append(&mut problems);
         limit_definitions(&mut layer, collections, &sources, &mut diagnostics);
         merged = Some(match merged {
-            None => layer,
+            None => {
+                merge::refuse_list_below(&layer, &sources, &mut diagnostics);
+                layer
+            }
             Some(mut below) => {
-                merge::overlay_layer(&mut below, layer, &["triggers"]);
+                merge::overlay_layer(&mut below, layer, &["triggers"], &sources, &mut diagnostics);
                 below
             }
         });

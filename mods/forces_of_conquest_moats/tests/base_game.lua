@@ -1,5 +1,5 @@
--- The variant writes the base game's turn again (to offer its actions) and lays some of its
--- rules over the base game's: the rest of Forces of Conquest must play as before.
+-- The variant adds its actions to the base game's main stage and lays some of its rules over
+-- the base game's: the rest of Forces of Conquest must play as before.
 
 test("the main stage offers the base game's actions and the variant's", function()
   local g = helpers.game{ stock = 100 }
