@@ -161,3 +161,108 @@ fn previews_and_scores_restate_no_rule_as_a_number() {
     }
     assert!(found.is_empty(), "numbers that restate rules in previews or scores:\n{}", found.join("\n"));
 }
+
+/// Every file of every bundled mod passes the schema editors check it against (taplo and the
+/// editor read `schemas/`): a template board, a variant's `"..."`, a long inline table written
+/// on one line as TOML 1.0 wants. Before this test, three games' files failed `taplo check`.
+#[test]
+fn every_bundled_file_fits_the_schema_editors_check_it_against() {
+    let data = jsonschema::validator_for(&meeple_engine::schema::file_data_schema()).expect("the data schema compiles");
+    let manifest_schema: serde_json::Value = serde_json::from_str(
+        &meeple_engine::schema::all().into_iter().find(|(name, _)| *name == "mod.schema.json").unwrap().1,
+    )
+    .unwrap();
+    let manifest = jsonschema::validator_for(&manifest_schema).expect("the manifest schema compiles");
+    // The check can fail: a misspelt key and a template board's key of the wrong type.
+    assert!(!data.is_valid(&serde_json::json!({ "actionz": {} })));
+    assert!(!data.is_valid(&serde_json::json!({ "boards": { "x": { "abstract": 1, "kind": "square" } } })));
+    assert!(data.is_valid(&serde_json::json!({ "boards": { "x": { "abstract": true, "kind": "square" } } })));
+    let mut problems = Vec::new();
+    for folder in bundled() {
+        for entry in std::fs::read_dir(&folder).unwrap().flatten() {
+            let path = entry.path();
+            if path.extension().is_none_or(|e| e != "toml") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            if let Some(line) = line_break_in_inline_table(&text) {
+                problems.push(format!(
+                    "{}:{line}: a line break inside an inline table (TOML 1.1, refused by taplo and other TOML 1.0 \
+                     tools): write it on one line, or as a table",
+                    path.display()
+                ));
+            }
+            let value: serde_json::Value = match toml::from_str::<toml::Value>(&text) {
+                Ok(value) => serde_json::to_value(value).unwrap(),
+                Err(error) => {
+                    problems.push(format!("{}: {error}", path.display()));
+                    continue;
+                }
+            };
+            let validator = if path.file_name().is_some_and(|n| n == "mod.toml") { &manifest } else { &data };
+            for error in validator.iter_errors(&value) {
+                problems.push(format!("{} at {}: {error}", path.display(), error.instance_path()));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The first line (from 1) that breaks inside an inline table `{ … }` outside any list in it:
+/// TOML 1.0 allows line breaks in arrays, not between an inline table's keys.
+fn line_break_in_inline_table(text: &str) -> Option<usize> {
+    let mut open: Vec<char> = Vec::new();
+    let mut line = 1;
+    let mut at = 0;
+    let bytes = text.as_bytes();
+    while at < bytes.len() {
+        let rest = &text[at..];
+        // Strings and comments hold no brackets; multi-line strings may hold line breaks.
+        let skip = if let Some(quote) = [r#"""""#, "'''"].into_iter().find(|q| rest.starts_with(q)) {
+            3 + rest[3..].find(quote).map_or(rest.len() - 3, |end| end + 3)
+        } else {
+            match bytes[at] {
+                b'"' => {
+                    let mut end = 1;
+                    while end < rest.len() && rest.as_bytes()[end] != b'"' && rest.as_bytes()[end] != b'\n' {
+                        end += if rest.as_bytes()[end] == b'\\' { 2 } else { 1 };
+                    }
+                    end + 1
+                }
+                b'\'' => 2 + rest[1..].find(['\'', '\n']).unwrap_or(rest.len() - 1),
+                b'#' => rest.find('\n').unwrap_or(rest.len()),
+                _ => 0,
+            }
+        };
+        if skip > 0 {
+            let skip = skip.min(rest.len());
+            line += rest[..skip].matches('\n').count();
+            at += skip;
+            continue;
+        }
+        match bytes[at] {
+            b'{' => open.push('{'),
+            b'[' => open.push('['),
+            b'}' | b']' => {
+                open.pop();
+            }
+            b'\n' => {
+                if open.last() == Some(&'{') {
+                    return Some(line);
+                }
+                line += 1;
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    None
+}
+
+#[test]
+fn a_line_break_between_an_inline_tables_keys_is_found() {
+    assert_eq!(line_break_in_inline_table("a = { b = 1, c = [\n 2,\n 3] }\n"), None, "in its list");
+    assert_eq!(line_break_in_inline_table("x = 1\na = { b = 1,\n c = 2 }\n"), Some(2));
+    assert_eq!(line_break_in_inline_table("a = { b = \"{ \\\" }\" }\n# { \nc = '{'\n"), None, "strings, comments");
+    assert_eq!(line_break_in_inline_table("a = \"\"\"\n{\n\"\"\"\nb = { c = 1,\n}\n"), Some(4), "after a long string");
+}

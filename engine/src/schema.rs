@@ -96,6 +96,31 @@ pub fn file_data_schema() -> Value {
             definition.remove("required");
         }
     }
+    // A board may be a template too (`boards.<id>` with `abstract`, or `inherits`): every shape
+    // takes the template keys and needs none of its keys, and since a board that inherits its
+    // `kind` fits several shapes, it is any of them rather than exactly one.
+    if let Some(board) = schema.pointer_mut("/$defs/BoardSpec").and_then(Value::as_object_mut)
+        && let Some(shapes) = board.remove("oneOf")
+    {
+        let mut shapes = shapes;
+        for shape in shapes.as_array_mut().into_iter().flatten().filter_map(Value::as_object_mut) {
+            shape.remove("required");
+            if let Some(properties) = shape.get_mut("properties").and_then(Value::as_object_mut) {
+                properties.insert("inherits".into(), json!({
+                    "description": "Boards this one inherits keys from (of `boards`); later ones override earlier ones, this board overrides all.",
+                    "anyOf": [{ "type": "string" }, { "type": "array", "items": { "type": "string" } }]
+                }));
+                properties.insert(
+                    "abstract".into(),
+                    json!({
+                        "description": "A template only: usable with `inherits`, not a board of its own.",
+                        "type": "boolean"
+                    }),
+                );
+            }
+        }
+        board.insert("anyOf".into(), shapes);
+    }
     accept_list_below(&mut schema);
     schema
 }
