@@ -121,6 +121,9 @@ fn a_whole_dice_wars_game_is_played_by_clicking() {
         }
         clicks += 1;
     }
+    if harness.state().game().is_some_and(|g| g.session.is_over()) {
+        click(&mut harness, "Statistics");
+    }
     let session = &harness.state().game().expect("game").session;
     assert!(session.is_over(), "the game ended ({clicks} person actions)");
     let winners = session.winners().expect("a winner");
@@ -142,6 +145,30 @@ fn a_whole_dice_wars_game_is_played_by_clicking() {
     assert_eq!(successes, session.log.iter().filter(|l| l.text.trim() == "success").count());
     assert!(clicks > 5, "the person played: {clicks} actions");
     eprintln!("{winners} after {clicks} person actions, {} turns", session.state.turn.number);
+
+    // The end screen ranks the seats, the loser with the round it went out in, and charts the
+    // spaces each held, turn by turn, from the 16 each started with (of 32) to 32 and 0.
+    let timeline = &session.timeline;
+    let out = &timeline.outs[0];
+    assert_eq!(out.seat as usize, 2 - winner, "the loser went out");
+    let (winner_name, loser_name) = (table[winner][0].clone(), table[3 - winner][0].clone());
+    assert!(has_label(&harness, &format!("1st · {winner_name} · won")));
+    assert!(has_label(&harness, &format!("2nd · {loser_name} · out in round {}", out.round)));
+    let spaces = timeline.series.iter().position(|s| s == "Spaces").unwrap();
+    assert!(timeline.telling_series().contains(&spaces));
+    let held = timeline.points(spaces, winner as u8 - 1);
+    assert_eq!(held.last().map(|p| p[1]), Some(32.0), "the winner ends with every territory");
+    assert_eq!(timeline.points(spaces, (3 - winner) as u8 - 1).last().map(|p| p[1]), Some(0.0));
+    assert!(held.len() > 2 && held.windows(2).all(|w| w[0][0] < w[1][0]), "a point a turn: {held:?}");
+    assert!(has_label(&harness, "Chart"));
+
+    // Rematch: the same seats and players, another seed, a game from its start.
+    let seed = session.setup.seed;
+    click(&mut harness, "Rematch");
+    let session = &harness.state().game().expect("a new game").session;
+    assert!(!session.is_over() && session.history.iter().all(|(seat, _)| *seat == 1), "only the computer moved yet");
+    assert_eq!(session.setup.seats[1].controller, "easy");
+    assert_ne!(session.setup.seed, seed);
 }
 
 /// Clicks a choice button (the options list; space labels may also appear elsewhere, so the

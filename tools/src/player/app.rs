@@ -20,7 +20,7 @@ use super::replay::{ReplayChoice, ReplayViewer};
 use super::session::{Rewound, Session};
 use super::setup::{SetupChoice, SetupForm};
 use super::sight::{self, SightCache};
-use super::{describe, panels};
+use super::{describe, panels, timeline};
 
 /// How much the keys + and − zoom at a press.
 const KEY_ZOOM: f32 = 1.25;
@@ -316,6 +316,10 @@ impl PlayerApp {
                     Err(error) => game.status = Some(error),
                 },
                 Some(GameChoice::SaveAs) => self.save_game_as(),
+                Some(GameChoice::Rematch) => match game.rematch(super::setup::fresh_seed()) {
+                    Ok(next) => *game = Box::new(next),
+                    Err(error) => game.status = Some(error),
+                },
                 None => {}
             },
             Screen::Replay(viewer) => {
@@ -501,6 +505,8 @@ pub enum GameChoice {
     WatchReplay,
     /// Choose a file and save the game to it.
     SaveAs,
+    /// The same seats, options and mod again, with a new seed.
+    Rematch,
 }
 
 /// A question the game screen asks before doing something that cannot be taken back.
@@ -559,6 +565,8 @@ pub struct GameScreen {
     pub show_keys: bool,
     /// Where the game was saved since the window last looked (for its list of recent saves).
     pub just_saved: Option<PathBuf>,
+    /// The figure the end screen's chart follows (an index into the timeline's series).
+    pub chart_series: Option<usize>,
 }
 
 impl GameScreen {
@@ -591,7 +599,18 @@ impl GameScreen {
             sight: SightCache::default(),
             show_keys: false,
             just_saved: None,
+            chart_series: None,
         }
+    }
+
+    /// The same game again — mod, options, seats and their players — with another seed.
+    pub fn rematch(&self, seed: u64) -> Result<GameScreen, String> {
+        let mut setup = self.session.setup.clone();
+        setup.seed = seed;
+        let session = Session::new(self.session.rules.clone(), setup)?;
+        let mut next = GameScreen::new(session, self.watcher.folder());
+        next.computer_delay = self.computer_delay;
+        Ok(next)
     }
 
     /// Does what this frame's keys ask (see [`keys`]). Nothing while a question is asked or the
@@ -1204,10 +1223,13 @@ impl GameScreen {
     }
 
     fn game_over_window(&mut self, ui: &mut egui::Ui, choice: &mut Option<GameChoice>) {
-        let session = &self.session;
-        let stats = session.stats();
+        let stats = self.session.stats();
+        let ranking = self.session.ranking();
+        let telling = self.session.timeline.telling_series();
+        let chosen = self.chart_series.filter(|s| telling.contains(s)).or_else(|| telling.first().copied());
         let mut open = true;
         egui::Window::new("Game over").collapsible(false).resizable(false).open(&mut open).show(ui.ctx(), |ui| {
+            let session = &self.session;
             if let Some(winners) = session.winners() {
                 ui.heading(winners);
             }
@@ -1218,23 +1240,39 @@ impl GameScreen {
                 format!("{} rounds", stats.rounds)
             };
             ui.label(format!("{} turns, {length}, {} actions", stats.turns, stats.actions));
-            egui::Grid::new("statistics").striped(true).show(ui, |ui| {
-                for (row, cells) in session.statistics_table().iter().enumerate() {
-                    for (col, cell) in cells.iter().enumerate() {
-                        if row == 0 {
-                            ui.strong(cell);
-                        } else if col == 0 {
-                            let color = describe::seat_color(&session.rules, &session.state, row as u8 - 1);
-                            ui.colored_label(color, cell);
-                        } else {
-                            ui.label(cell);
+            ui.add_space(4.0);
+            for ranked in &ranking {
+                let color = describe::seat_color(&session.rules, &session.state, ranked.seat);
+                ui.colored_label(color, RichText::new(timeline::ranking_line(&session.state, ranked)).strong());
+            }
+            ui.add_space(4.0);
+            if let Some(series) = chosen {
+                self.chart_series = Some(series);
+                self.chart_ui(ui, &telling, series);
+            }
+            egui::CollapsingHeader::new("Statistics").default_open(false).show(ui, |ui| {
+                let session = &self.session;
+                egui::Grid::new("statistics").striped(true).show(ui, |ui| {
+                    for (row, cells) in session.statistics_table().iter().enumerate() {
+                        for (col, cell) in cells.iter().enumerate() {
+                            if row == 0 {
+                                ui.strong(cell);
+                            } else if col == 0 {
+                                let color = describe::seat_color(&session.rules, &session.state, row as u8 - 1);
+                                ui.colored_label(color, cell);
+                            } else {
+                                ui.label(cell);
+                            }
                         }
+                        ui.end_row();
                     }
-                    ui.end_row();
-                }
+                });
             });
             ui.horizontal(|ui| {
-                if ui.button("Play again").clicked() {
+                if ui.button("Rematch").on_hover_text("The same seats and players, a new seed").clicked() {
+                    *choice = Some(GameChoice::Rematch);
+                }
+                if ui.button("Play again").on_hover_text("Set up a new game of this mod").clicked() {
                     *choice = Some(GameChoice::NewGame);
                 }
                 if ui.button("Back to games").clicked() {
@@ -1248,6 +1286,39 @@ impl GameScreen {
         if !open {
             self.over_closed = true;
         }
+    }
+
+    /// The chart of one figure over the game's turns, a line per seat in its colour, with a
+    /// choice of the figure among those that tell the seats apart.
+    fn chart_ui(&mut self, ui: &mut egui::Ui, telling: &[usize], series: usize) {
+        let timeline = &self.session.timeline;
+        let mut shown = series;
+        egui::ComboBox::from_label("Chart").selected_text(&timeline.series[series]).show_ui(ui, |ui| {
+            for &other in telling {
+                ui.selectable_value(&mut shown, other, &timeline.series[other]);
+            }
+        });
+        let (rules, state) = (&self.session.rules, &self.session.state);
+        egui_plot::Plot::new("game over chart")
+            .height(180.0)
+            .width(420.0)
+            .legend(egui_plot::Legend::default())
+            .x_axis_label("Turn")
+            .include_y(0.0)
+            .allow_drag(false)
+            .allow_zoom(false)
+            .allow_scroll(false)
+            .allow_boxed_zoom(false)
+            .show(ui, |plot| {
+                for seat in 0..state.seats.len() as u8 {
+                    let name = describe::seat(state, seat);
+                    let line = egui_plot::Line::new(name, timeline.points(series, seat))
+                        .color(describe::seat_color(rules, state, seat))
+                        .width(2.0);
+                    plot.line(line);
+                }
+            });
+        self.chart_series = Some(shown);
     }
 }
 

@@ -16,6 +16,7 @@ pub mod replay;
 pub mod session;
 pub mod setup;
 pub mod sight;
+pub mod timeline;
 
 pub use app::{PlayerApp, StartOptions};
 pub use session::Session;

@@ -57,6 +57,11 @@ impl ModWatcher {
         }
     }
 
+    /// The mod folder watched.
+    pub fn folder(&self) -> &Path {
+        &self.folder
+    }
+
     /// Called every frame: starts the system's watch on the first call (it wakes `ctx` when a
     /// file changes), and reloads the mod when its files changed since the last look. Without a
     /// system watch, looks every two seconds (by `now`, in seconds) and asks `ctx` to wake up

@@ -17,6 +17,7 @@ use meeple_engine::save::SaveFile;
 
 use super::describe;
 use super::opened::{self, OpenedChoices};
+use super::timeline::{Ranked, Timeline};
 
 /// One line of the event log.
 #[derive(Clone, Debug, PartialEq)]
@@ -95,6 +96,8 @@ struct UndoPoint {
     /// Events recorded (the log is written from them).
     events: usize,
     stats: Vec<SeatStats>,
+    /// The timeline's samples and seats out.
+    timeline: (usize, usize),
 }
 
 /// A game being played in the window.
@@ -139,6 +142,8 @@ pub struct Session {
     /// Counts the changes a window must draw (an action, a choice, undo), so the window can ask
     /// for the next frame at once instead of showing the old state until the mouse moves.
     revision: u64,
+    /// Each seat's figures turn by turn and who went out when, for the end of the game.
+    pub timeline: Timeline,
 }
 
 impl Session {
@@ -209,7 +214,9 @@ impl Session {
             message: None,
             opened: None,
             revision: next_revision(),
+            timeline: Timeline::default(),
         };
+        session.timeline = Timeline::new(&session.rules, &session.state);
         session.refresh();
         Ok(session)
     }
@@ -547,6 +554,7 @@ impl Session {
             history: self.history.len(),
             events: self.events.len(),
             stats: self.stats.clone(),
+            timeline: (self.timeline.samples.len(), self.timeline.outs.len()),
         });
         match self.apply(seat, action) {
             Ok(revealed) => {
@@ -623,6 +631,7 @@ impl Session {
         self.events.truncate(point.events);
         self.rewrite_log();
         self.stats = point.stats;
+        self.timeline.truncate(point.timeline.0, point.timeline.1);
         self.chosen = None;
         self.message = None;
         self.refresh();
@@ -729,6 +738,12 @@ impl Session {
         }
     }
 
+    /// The seats ranked at the end of the game (see [`Timeline::ranking`]).
+    pub fn ranking(&mut self) -> Vec<Ranked> {
+        let Self { engine, state, timeline, .. } = self;
+        timeline.ranking(state, &mut |seat| engine.standing(state, seat).unwrap_or(0.0))
+    }
+
     /// The winners' names, once the game is over.
     pub fn winners(&self) -> Option<String> {
         describe::outcome(&self.state, self.state.outcome.as_ref()?).into()
@@ -748,6 +763,7 @@ impl Session {
         let mut events = Events::recording();
         self.engine.apply_as(&mut self.state, seat, &action, &mut events).map_err(|e| e.to_string())?;
         self.history.push((seat, action));
+        self.timeline.observe(&self.rules, &self.state);
         if let Some(stats) = self.stats.get_mut(seat as usize)
             && !matches!(action.kind, ActionKind::Pass | ActionKind::Cancel)
         {

@@ -121,10 +121,7 @@ impl SetupForm {
     /// The seed to play: the one given, or a fresh one from the clock.
     pub fn seed(&self) -> Result<u64, String> {
         if self.random_seed {
-            let nanos =
-                std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
-            // Short seeds are easier to note down and share.
-            return Ok(nanos % 1_000_000);
+            return Ok(fresh_seed());
         }
         self.seed_text.trim().parse::<u64>().map_err(|_| format!("the seed `{}` is not a whole number", self.seed_text))
     }
@@ -350,4 +347,11 @@ impl SetupForm {
 fn default_row(rules: &Ruleset, index: usize, human: bool) -> SeatRow {
     let name = rules.data.seats.names.get(index).cloned().unwrap_or_else(|| format!("Seat {}", index + 1));
     SeatRow { name, human, level: "medium".into() }
+}
+
+/// A new seed from the clock (the seed picks the game; what happens in it is the seed's alone).
+/// Short seeds are easier to note down and share.
+pub fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
+    nanos % 1_000_000
 }
