@@ -382,13 +382,9 @@ fn a_game_is_saved_continued_and_watched_as_a_replay() {
         click_option(&mut harness, &to);
     }
     click(&mut harness, "End turn");
-    let field = harness.get_by_label("Save to");
-    field.focus();
-    harness.run();
-    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
-    harness.get_by_label("Save to").type_text(&path.display().to_string());
-    harness.run();
-    click(&mut harness, "Save");
+    // Saved where the desktop's save dialog says.
+    harness.state_mut().dialogs = Box::new(Chooses(Picked::Path(path.clone())));
+    click(&mut harness, "Save as…");
     let session = &harness.state().game().expect("game").session;
     let (hash, actions) = (session.state.hash_hex(), session.history.len());
     assert!(actions > 3, "the person's attacks and the computers' turns: {actions}");

@@ -125,7 +125,7 @@ pub fn file_data_schema() -> Value {
     schema
 }
 
-/// Lets every list hold the mark `"..."`, which in a variant stands for the list below it
+/// Lets every list hold the mark `"...base"`, which in a variant stands for the list below it
 /// (see [`crate::source::merge::LIST_BELOW`]): an editor checking a variant's file must not
 /// flag it. The loader refuses it anywhere else.
 fn accept_list_below(schema: &mut Value) {

@@ -161,7 +161,7 @@ effect = ["from.dice -= 1"]
 win = "seat.number == 99"
 "#;
 
-/// A variant adds to a list of the base's with `"..."`, the base's list spliced in its place; a
+/// A variant adds to a list of the base's with `"...base"`, the base's list spliced in its place; a
 /// table with the `id` of one below is laid over that one, key by key (its own lists may splice
 /// too), and a new one is added where it is written.
 #[test]
@@ -177,8 +177,8 @@ effect = []
 
 [turn]
 phases = [
-  "...",
-  { id = "play", actions = ["...", "shove"] },
+  "...base",
+  { id = "play", actions = ["...base", "shove"] },
   { id = "tally", label = "Tallying", actions = ["count"] },
 ]
 "#;
@@ -204,7 +204,7 @@ phases = [
     assert_eq!(phases, expected, "the label the variant did not write is the base's");
 }
 
-/// `"..."` where nothing lies below, or twice in one list, is refused where it is written.
+/// `"...base"` where nothing lies below, or twice in one list, is refused where it is written.
 #[test]
 fn three_dots_with_no_list_below_are_refused_where_written() {
     let problems = |data: &str, extends: bool| -> Vec<String> {
@@ -218,13 +218,13 @@ fn three_dots_with_no_list_below_are_refused_where_written() {
         };
         load(&mods, "variant").err().unwrap_or_default()
     };
-    let new_list = "[actions.count]\nlabel = \"Count\"\neffect = [\"...\"]\n";
+    let new_list = "[actions.count]\nlabel = \"Count\"\neffect = [\"...base\"]\n";
     let found = problems(new_list, true);
     assert!(found.iter().any(|p| p.contains("more.toml:3:11") && p.contains("there is none here")), "{found:?}");
-    let twice = "[turn]\nphases = [\"...\", \"...\"]\n";
+    let twice = "[turn]\nphases = [\"...base\", \"...base\"]\n";
     let found = problems(twice, true);
-    assert!(found.iter().any(|p| p.contains("more.toml:2:18") && p.contains("it is here twice")), "{found:?}");
-    let in_a_base = PHASED.replace("actions = [\"stock\"]", "actions = [\"...\", \"stock\"]");
+    assert!(found.iter().any(|p| p.contains("more.toml:2:22") && p.contains("it is here twice")), "{found:?}");
+    let in_a_base = PHASED.replace("actions = [\"stock\"]", "actions = [\"...base\", \"stock\"]");
     let found = problems(&in_a_base, false);
     assert!(
         found.iter().any(|p| p.contains("data.toml:") && p.contains("in a mod that `extends` another")),

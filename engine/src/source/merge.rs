@@ -45,8 +45,8 @@ pub fn merge(parts: Vec<RawNode>, collections: &[&str], sources: &Sources) -> (R
 }
 
 /// The element of a variant's list that stands for the list below it, spliced in its place:
-/// `actions = ["...", "dig_moat"]` adds an action to the base game's list.
-pub const LIST_BELOW: &str = "...";
+/// `actions = ["...base", "dig_moat"]` adds an action to the base game's list.
+pub const LIST_BELOW: &str = "...base";
 
 /// Lays a variant's layer over the data below as [`overlay`] does, except that the top-level
 /// lists named in `appended` (rules that all apply, as `triggers`) are added to the ones below

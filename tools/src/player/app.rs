@@ -18,9 +18,13 @@ use super::keys::{self, Command};
 use super::reload::{ModWatcher, Reload};
 use super::replay::{ReplayChoice, ReplayViewer};
 use super::session::{Rewound, Session};
+use super::settings::Settings;
 use super::setup::{SetupChoice, SetupForm};
 use super::sight::{self, SightCache};
 use super::{describe, panels, timeline};
+
+/// How soon a change of settings is kept on disk, at the latest.
+const SETTINGS_SAVED_AFTER: Duration = Duration::from_secs(6);
 
 /// How much the keys + and − zoom at a press.
 const KEY_ZOOM: f32 = 1.25;
@@ -64,6 +68,14 @@ pub struct PlayerApp {
     pub browser: Option<FolderBrowser>,
     /// The saves opened or written lately, listed by the launcher.
     pub recent: RecentSaves,
+    /// The window's settings, kept between runs.
+    pub settings: Settings,
+    /// The settings the window follows now (applied when they change).
+    applied: Option<Settings>,
+    /// Whether the settings window is open.
+    pub show_settings: bool,
+    /// When a frame must come so that eframe saves a change of settings (window time, seconds).
+    settings_saved_by: Option<f64>,
     /// A message for the launcher (a save that did not open, …).
     pub notice: Option<String>,
     /// The editor set aside while its mod is play-tested; the game's "Quit" returns to it.
@@ -107,6 +119,10 @@ impl PlayerApp {
             dialogs: Box::new(NativeDialogs),
             browser: None,
             recent,
+            settings: Settings::default(),
+            applied: None,
+            show_settings: false,
+            settings_saved_by: None,
             notice: None,
             editor_aside: None,
             game_aside: None,
@@ -260,7 +276,42 @@ impl PlayerApp {
         {
             self.recent.remember(&path);
         }
+        if let Screen::Game(game) = &mut self.screen {
+            game.obey_keys(ui.ctx());
+        }
         self.browser_ui(ui.ctx());
+        if self.applied != Some(self.settings) {
+            self.settings.apply(ui.ctx());
+            self.applied = Some(self.settings);
+        }
+        if self.show_settings {
+            let mut open = true;
+            egui::Window::new("Settings").open(&mut open).collapsible(false).resizable(false).show(ui.ctx(), |ui| {
+                self.settings.ui(ui);
+            });
+            self.show_settings &= open;
+            if self.applied != Some(self.settings) {
+                // Follow the change at once, and have eframe keep it at its next save, which a
+                // frame brings: a frame is due after the save interval, so that a window left
+                // idle (or killed) keeps it too.
+                ui.ctx().request_repaint();
+                self.settings_saved_by = Some(ui.input(|i| i.time) + SETTINGS_SAVED_AFTER.as_secs_f64());
+            }
+        }
+        // Every frame asks again: a frame only keeps the requests made in it.
+        if let Some(due) = self.settings_saved_by {
+            let now = ui.input(|i| i.time);
+            if now > due {
+                self.settings_saved_by = None;
+            } else {
+                ui.ctx().request_repaint_after(Duration::from_secs_f64(due - now + 0.05));
+            }
+        }
+        let settings_asked = match &mut self.screen {
+            Screen::Game(game) => std::mem::take(&mut game.settings_asked),
+            _ => false,
+        };
+        self.show_settings ^= settings_asked;
         match &mut self.screen {
             Screen::Launcher => self.launcher_ui(ui),
             Screen::Setup(form, index) => {
@@ -337,7 +388,12 @@ impl PlayerApp {
         let mut start = None;
         let mut edit = None;
         egui::CentralPanel::default().show(ui, |ui| {
-            ui.heading("Meeple");
+            ui.horizontal(|ui| {
+                ui.heading("Meeple");
+                if ui.button("Settings").on_hover_text("Colours and the interface's scale").clicked() {
+                    self.show_settings = !self.show_settings;
+                }
+            });
             ui.label("Choose a game.");
             ui.separator();
             if self.mods.is_empty() {
@@ -494,6 +550,14 @@ impl eframe::App for PlayerApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         PlayerApp::ui(self, ui);
     }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        self.settings.store(storage);
+    }
+
+    fn auto_save_interval(&self) -> Duration {
+        SETTINGS_SAVED_AFTER - Duration::from_secs(1)
+    }
 }
 
 /// What the person asked for on the game screen.
@@ -567,6 +631,8 @@ pub struct GameScreen {
     pub just_saved: Option<PathBuf>,
     /// The figure the end screen's chart follows (an index into the timeline's series).
     pub chart_series: Option<usize>,
+    /// The Settings button was pressed: the window opens (or closes) its settings.
+    pub settings_asked: bool,
 }
 
 impl GameScreen {
@@ -600,6 +666,7 @@ impl GameScreen {
             show_keys: false,
             just_saved: None,
             chart_series: None,
+            settings_asked: false,
         }
     }
 
@@ -613,9 +680,11 @@ impl GameScreen {
         Ok(next)
     }
 
-    /// Does what this frame's keys ask (see [`keys`]). Nothing while a question is asked or the
-    /// screen waits to be handed over, but the list of keys: the next person has not taken it.
-    fn obey_keys(&mut self, ctx: &egui::Context) {
+    /// Does what this frame's keys ask (see [`keys`]). Called before anything of the frame is
+    /// drawn, so that a text field still has the keyboard when its Enter is read. Nothing while
+    /// a question is asked or the screen waits to be handed over, but the list of keys: the
+    /// next person has not taken it.
+    pub fn obey_keys(&mut self, ctx: &egui::Context) {
         if self.confirm.is_some() {
             return;
         }
@@ -716,7 +785,8 @@ impl GameScreen {
         ReplayViewer::from_save(session.rules.clone(), &save, &format!("this game of {}", session.rules.manifest.name))
     }
 
-    /// Saves the game to the path in the "Save to" box.
+    /// Saves the game to its file (`save_path`: the one opened, last saved to, or a new one in
+    /// the saves folder).
     pub fn save(&mut self) {
         let path = PathBuf::from(&self.save_path);
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
@@ -818,7 +888,6 @@ impl GameScreen {
             self.apply_reload(reload);
         }
         self.pace_computers(ui.ctx(), now);
-        self.obey_keys(ui.ctx());
         let choice_made = self.screen_ui(ui, &mut choice);
         if self.show_keys {
             self.keys_window(ui.ctx());
@@ -962,10 +1031,9 @@ impl GameScreen {
                 {
                     self.session.undo();
                 }
-                let label = ui.label("Save to");
-                ui.add(egui::TextEdit::singleline(&mut self.save_path).desired_width(220.0).id_salt("save path"))
-                    .labelled_by(label.id);
-                if ui.button("Save").clicked() {
+                // The file is named on hover, not in a field: a path takes the bar's room, and
+                // another file is chosen with "Save as…".
+                if ui.button("Save").on_hover_text(format!("Save to {}", self.save_path)).clicked() {
                     self.save();
                 }
                 if ui.button("Save as…").on_hover_text("Choose the file to save the game to").clicked() {
@@ -994,6 +1062,9 @@ impl GameScreen {
                 ui.separator();
                 if ui.button("Keys").on_hover_text("The keyboard shortcuts (the key ?)").clicked() {
                     self.show_keys = !self.show_keys;
+                }
+                if ui.button("Settings").on_hover_text("Colours and the interface's scale").clicked() {
+                    self.settings_asked = true;
                 }
             });
             if let Some(status) = &self.status {
@@ -1608,6 +1679,19 @@ win = "seat.coins >= 99"
         assert!(has_text(&harness, "strength 3, reach 2 · for Lookout"), "under the held item's choice");
     }
 
+    /// Where no desktop dialog can be shown: the window's browser takes over.
+    struct NoDialogs;
+
+    impl crate::player::files::FileDialogs for NoDialogs {
+        fn open(&mut self, _folder: &Path) -> Picked {
+            Picked::NoDialog
+        }
+
+        fn save_as(&mut self, _folder: &Path, _name: &str) -> Picked {
+            Picked::NoDialog
+        }
+    }
+
     /// Presses a key (with modifiers) and draws the frames that follow.
     fn press(harness: &mut Harness<'static, PlayerApp>, modifiers: egui::Modifiers, key: egui::Key) {
         harness.key_press_modifiers(modifiers, key);
@@ -1699,16 +1783,70 @@ win = "seat.coins >= 99"
         press(&mut harness, Modifiers::NONE, Key::Escape);
         assert_eq!(game(&harness).session.chosen(), None);
 
-        // In a text field keys are typing: F is a letter of the path, Enter ends no turn.
-        harness.get_by_label("Save to").focus();
+        // In a text field keys are typing: F is a letter of the name, Enter ends no turn (the
+        // window's own browser's name field, where no save dialog can be shown).
+        harness.state_mut().dialogs = Box::new(NoDialogs);
+        click(&mut harness, "Save as…");
+        harness.get_by_label("File name").focus();
         harness.run();
         harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
-        harness.get_by_label("Save to").type_text("f");
+        harness.get_by_label("File name").type_text("f");
         harness.run();
         press(&mut harness, Modifiers::NONE, Key::Plus);
         press(&mut harness, Modifiers::NONE, Key::Enter);
         assert_eq!(view(&harness).0, whole, "the text field has the keys: no zoom");
         assert_eq!(game(&harness).session.seat(), 0, "no turn ended from the text field");
-        assert!(game(&harness).save_path.starts_with('f'), "{}", game(&harness).save_path);
+        let browser = harness.state().browser.as_ref().expect("the browser is still open");
+        assert_eq!(browser.name, "f");
+    }
+
+    /// A storage in memory, as eframe keeps one on disk.
+    #[derive(Default)]
+    struct Kept(HashMap<String, String>);
+
+    impl eframe::Storage for Kept {
+        fn get_string(&self, key: &str) -> Option<String> {
+            self.0.get(key).cloned()
+        }
+
+        fn set_string(&mut self, key: &str, value: String) {
+            self.0.insert(key.to_string(), value);
+        }
+
+        fn remove_string(&mut self, key: &str) {
+            self.0.remove(key);
+        }
+
+        fn flush(&mut self) {}
+    }
+
+    #[test]
+    fn settings_recolour_the_seats_scale_the_window_and_are_kept_between_runs() {
+        let written = outpost("settings");
+        let mut harness = playing(&written.folder, 1, &["human", "human"]);
+        let rules = game(&harness).session.rules.clone();
+        let seat_colors = |harness: &Harness<'static, PlayerApp>| {
+            let state = &game(harness).session.state;
+            [0, 1].map(|seat| describe::seat_color(&rules, state, seat))
+        };
+        let before = seat_colors(&harness);
+        click(&mut harness, "Settings");
+        click(&mut harness, "Colour-blind-safe seat colours");
+        assert!(harness.state().settings.colour_blind_safe);
+        assert_eq!(seat_colors(&harness), [describe::COLOUR_BLIND_PALETTE[0], describe::COLOUR_BLIND_PALETTE[1]]);
+        assert_ne!(seat_colors(&harness), before);
+        harness.state_mut().settings.ui_scale = 1.5;
+        harness.run();
+        assert_eq!(harness.ctx.zoom_factor(), 1.5, "the interface follows the scale");
+
+        // Kept by eframe's storage at the end of a run, read back at the start of the next.
+        let mut kept = Kept::default();
+        eframe::App::save(harness.state_mut(), &mut kept);
+        let next = Settings::load(Some(&kept));
+        assert_eq!(next, Settings { colour_blind_safe: true, ui_scale: 1.5 });
+        assert_eq!(Settings::load(None), Settings::default(), "a first run");
+        eframe::Storage::set_string(&mut kept, crate::player::settings::STORAGE_KEY, "{\"ui_scale\": 9}".into());
+        assert_eq!(Settings::load(Some(&kept)).ui_scale, 2.0, "a scale out of range is brought within it");
+        describe::use_colour_blind_palette(false);
     }
 }

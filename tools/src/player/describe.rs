@@ -407,6 +407,31 @@ pub fn parse_color(text: &str) -> Option<Color32> {
 }
 
 /// Colours for seats that the mod does not colour.
+/// Seat colours told apart with every common kind of colour blindness (Okabe and Ito's
+/// palette, its black made a light grey for the dark board), in place of the mod's colours when
+/// the person asks for them (Settings).
+pub const COLOUR_BLIND_PALETTE: [Color32; 8] = [
+    Color32::from_rgb(0xe6, 0x9f, 0x00),
+    Color32::from_rgb(0x56, 0xb4, 0xe9),
+    Color32::from_rgb(0x00, 0x9e, 0x73),
+    Color32::from_rgb(0xf0, 0xe4, 0x42),
+    Color32::from_rgb(0x00, 0x72, 0xb2),
+    Color32::from_rgb(0xd5, 0x5e, 0x00),
+    Color32::from_rgb(0xcc, 0x79, 0xa7),
+    Color32::from_rgb(0xbb, 0xbb, 0xbb),
+];
+
+thread_local! {
+    /// Whether seats are drawn in [`COLOUR_BLIND_PALETTE`]: a setting of the window's, which
+    /// draws on one thread (each test's window on its own).
+    static COLOUR_BLIND_SAFE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Draws seats in [`COLOUR_BLIND_PALETTE`] (`true`) or in the mod's colours.
+pub fn use_colour_blind_palette(safe: bool) {
+    COLOUR_BLIND_SAFE.set(safe);
+}
+
 const FALLBACK: [Color32; 8] = [
     Color32::from_rgb(0xe0, 0x5a, 0x5a),
     Color32::from_rgb(0x4a, 0x90, 0xe2),
@@ -424,6 +449,11 @@ pub fn seat_color(rules: &Ruleset, state: &GameState, seat: u8) -> Color32 {
     let data = &rules.data.seats;
     if seat == NO_SEAT {
         return data.nobody_color.as_deref().and_then(parse_color).unwrap_or(Color32::from_gray(220));
+    }
+    if COLOUR_BLIND_SAFE.get() {
+        // A team shares its colour: the side's, else the seat's own.
+        let index = if data.sides.is_empty() { seat } else { state.seats.get(seat as usize).map_or(seat, |s| s.side) };
+        return COLOUR_BLIND_PALETTE[index as usize % COLOUR_BLIND_PALETTE.len()];
     }
     if let Some(side) = state.seats.get(seat as usize).and_then(|s| data.sides.get(s.side as usize))
         && let Some(color) = side.color.as_deref().and_then(parse_color)

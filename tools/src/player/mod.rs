@@ -14,6 +14,7 @@ pub mod panels;
 pub mod reload;
 pub mod replay;
 pub mod session;
+pub mod settings;
 pub mod setup;
 pub mod sight;
 pub mod timeline;
@@ -27,6 +28,14 @@ pub fn run(options: StartOptions) -> Result<(), String> {
         viewport: egui::ViewportBuilder::default().with_inner_size([1280.0, 800.0]).with_title("Meeple"),
         ..Default::default()
     };
-    eframe::run_native("Meeple", native, Box::new(move |_cc| Ok(Box::new(PlayerApp::new(options)))))
-        .map_err(|e| format!("cannot open a window: {e}"))
+    eframe::run_native(
+        "Meeple",
+        native,
+        Box::new(move |cc| {
+            let mut app = PlayerApp::new(options);
+            app.settings = settings::Settings::load(cc.storage);
+            Ok(Box::new(app))
+        }),
+    )
+    .map_err(|e| format!("cannot open a window: {e}"))
 }
