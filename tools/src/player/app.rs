@@ -15,6 +15,7 @@ use super::board_view::{BoardView, Mark, Overlay};
 use super::catalog::{self, ModEntry, Origin};
 use super::files::{BrowseAnswer, BrowsePurpose, FileDialogs, FolderBrowser, NativeDialogs, Picked, RecentSaves};
 use super::keys::{self, Command};
+use super::preview::ModPreview;
 use super::reload::{ModWatcher, Reload};
 use super::replay::{ReplayChoice, ReplayViewer};
 use super::session::{Rewound, Session};
@@ -68,6 +69,8 @@ pub struct PlayerApp {
     pub browser: Option<FolderBrowser>,
     /// The saves opened or written lately, listed by the launcher.
     pub recent: RecentSaves,
+    /// The selected mod's board and README, as the launcher shows them.
+    preview: Option<ModPreview>,
     /// The window's settings, kept between runs.
     pub settings: Settings,
     /// The settings the window follows now (applied when they change).
@@ -119,6 +122,7 @@ impl PlayerApp {
             dialogs: Box::new(NativeDialogs),
             browser: None,
             recent,
+            preview: None,
             settings: Settings::default(),
             applied: None,
             show_settings: false,
@@ -399,57 +403,72 @@ impl PlayerApp {
             if self.mods.is_empty() {
                 ui.label(format!("No mods found in {}.", meeple_engine::loader::bundled_mods_dir().display()));
             }
-            ui.columns(2, |columns| {
-                let ui = &mut columns[0];
-                for (i, entry) in self.mods.iter().enumerate() {
-                    let mut title = if entry.problems.is_empty() {
-                        format!("{}  ·  {}", entry.name, entry.players)
-                    } else {
-                        format!("{}  (does not load)", entry.name)
-                    };
-                    if entry.origin == Origin::User {
-                        title.push_str("  ·  your mod");
-                    }
-                    if ui.selectable_label(self.selected == i, title).clicked() {
-                        self.selected = i;
-                    }
-                }
-                if let Some(dir) = catalog::user_mods_dir() {
-                    ui.add_space(8.0);
-                    ui.label(RichText::new(format!("Your mods: {}", dir.display())).small().weak());
-                }
-                let ui = &mut columns[1];
-                if let Some(entry) = self.mods.get(self.selected) {
-                    ui.heading(&entry.name);
-                    ui.label(&entry.description);
-                    ui.label(&entry.players);
-                    for problem in &entry.problems {
-                        ui.colored_label(Color32::LIGHT_RED, RichText::new(problem).monospace());
-                    }
-                    ui.horizontal(|ui| {
-                        if ui
-                            .add_enabled(entry.rules.is_some(), egui::Button::new(RichText::new("New game").strong()))
-                            .clicked()
-                        {
-                            start = Some(self.selected);
+            // The two columns scroll together when a long README runs past the window.
+            egui::ScrollArea::vertical().id_salt("launcher").show(ui, |ui| {
+                ui.columns(2, |columns| {
+                    let ui = &mut columns[0];
+                    for (i, entry) in self.mods.iter().enumerate() {
+                        let mut title = if entry.problems.is_empty() {
+                            format!("{}  ·  {}", entry.name, entry.players)
+                        } else {
+                            format!("{}  (does not load)", entry.name)
+                        };
+                        if entry.origin == Origin::User {
+                            title.push_str("  ·  your mod");
                         }
-                        if ui.button("Edit").on_hover_text("Change the mod's data in the editor").clicked() {
-                            edit = Some(self.selected);
+                        if ui.selectable_label(self.selected == i, title).clicked() {
+                            self.selected = i;
                         }
-                    });
-                    if entry.origin == Origin::Bundled {
-                        ui.label(
-                            RichText::new("Bundled: the editor offers to edit a copy in your mods folder")
-                                .small()
-                                .weak(),
-                        );
                     }
-                }
-                ui.separator();
-                self.saved_games_ui(ui);
-                if let Some(notice) = &self.notice {
-                    ui.colored_label(Color32::LIGHT_RED, notice);
-                }
+                    if let Some(dir) = catalog::user_mods_dir() {
+                        ui.add_space(8.0);
+                        ui.label(RichText::new(format!("Your mods: {}", dir.display())).small().weak());
+                    }
+                    ui.separator();
+                    self.saved_games_ui(ui);
+                    if let Some(notice) = &self.notice {
+                        ui.colored_label(Color32::LIGHT_RED, notice);
+                    }
+                    let ui = &mut columns[1];
+                    if let Some(entry) = self.mods.get(self.selected) {
+                        ui.heading(&entry.name);
+                        ui.label(&entry.description);
+                        ui.label(&entry.players);
+                        for problem in &entry.problems {
+                            ui.colored_label(Color32::LIGHT_RED, RichText::new(problem).monospace());
+                        }
+                        ui.horizontal(|ui| {
+                            if ui
+                                .add_enabled(
+                                    entry.rules.is_some(),
+                                    egui::Button::new(RichText::new("New game").strong()),
+                                )
+                                .clicked()
+                            {
+                                start = Some(self.selected);
+                            }
+                            if ui.button("Edit").on_hover_text("Change the mod's data in the editor").clicked() {
+                                edit = Some(self.selected);
+                            }
+                        });
+                        if entry.origin == Origin::Bundled {
+                            ui.label(
+                                RichText::new("Bundled: the editor offers to edit a copy in your mods folder")
+                                    .small()
+                                    .weak(),
+                            );
+                        }
+                    }
+                    if let Some(entry) = self.mods.get(self.selected) {
+                        if self.preview.as_ref().is_none_or(|p| p.folder != entry.folder) {
+                            self.preview = Some(ModPreview::new(&entry.folder, entry.rules.as_ref()));
+                        }
+                        if let Some(preview) = self.preview.as_mut() {
+                            ui.separator();
+                            preview.ui(ui);
+                        }
+                    }
+                })
             });
         });
         if let Some(index) = start {

@@ -243,7 +243,7 @@ impl FolderBrowser {
             egui::ScrollArea::vertical().id_salt("browser list").max_height(300.0).show(ui, |ui| {
                 for folder in &folders {
                     let name = folder.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-                    if ui.selectable_label(false, format!("📁 {name}")).clicked() {
+                    if ui.selectable_label(false, format!("{name}/")).clicked() {
                         self.folder = folder.clone();
                     }
                 }

@@ -11,6 +11,7 @@ pub mod files;
 pub mod keys;
 pub mod opened;
 pub mod panels;
+pub mod preview;
 pub mod reload;
 pub mod replay;
 pub mod session;
