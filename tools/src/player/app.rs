@@ -1130,6 +1130,7 @@ impl GameScreen {
                     panels::opened_choices(ui, &self.session.rules, &self.session.state, opened);
                     ui.separator();
                 }
+                panels::since_last_turn(ui, &self.session);
                 let asked = panels::actions(ui, &mut self.session);
                 if asked.leave {
                     self.confirm = Some(Confirm::Leave);
@@ -1867,5 +1868,30 @@ win = "seat.coins >= 99"
         eframe::Storage::set_string(&mut kept, crate::player::settings::STORAGE_KEY, "{\"ui_scale\": 9}".into());
         assert_eq!(Settings::load(Some(&kept)).ui_scale, 2.0, "a scale out of range is brought within it");
         describe::use_colour_blind_palette(false);
+    }
+
+    #[test]
+    fn each_person_is_greeted_with_what_happened_since_its_last_turn() {
+        let written = outpost("since");
+        let mut harness = playing(&written.folder, 1, &["human", "human"]);
+        let rules = game(&harness).session.rules.clone();
+        // Seat 1's first turn: nothing before it.
+        assert!(!has_label(&harness, "Since your last turn"));
+        session(&mut harness).act(Action::pass()).unwrap();
+        harness.run();
+        // Seat 2's first turn: it had none before.
+        assert!(!has_label(&harness, "Since your last turn"));
+        session(&mut harness).select(action(&rules, "buy"));
+        let lamp = game(&harness).session.options().iter().find(|o| o.label.starts_with("Lamp")).unwrap().arg;
+        session(&mut harness).choose(lamp);
+        session(&mut harness).act(Action::pass()).unwrap();
+        harness.run();
+        // Seat 1 again: seat 2's turn and its purchase, not seat 1's own turn.
+        assert!(has_label(&harness, "Since your last turn"));
+        let lines: Vec<String> = game(&harness).session.since_last_turn(0).iter().map(|l| l.text.clone()).collect();
+        assert!(lines.first().is_some_and(|l| l.contains("Seat 2")), "{lines:?}");
+        assert!(lines.iter().any(|l| l.contains("Buy") && l.contains("Lamp")), "{lines:?}");
+        assert!(lines.iter().all(|l| !l.contains("Seat 1's turn")), "{lines:?}");
+        assert!(game(&harness).session.since_last_turn(1).is_empty(), "only for the seat whose turn it is");
     }
 }

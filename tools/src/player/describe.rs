@@ -446,16 +446,23 @@ const FALLBACK: [Color32; 8] = [
 /// A seat's colour: its side's colour when the mod has sides, else the seat's colour from
 /// `[seats] colors`, else a fixed palette.
 pub fn seat_color(rules: &Ruleset, state: &GameState, seat: u8) -> Color32 {
-    let data = &rules.data.seats;
     if seat == NO_SEAT {
-        return data.nobody_color.as_deref().and_then(parse_color).unwrap_or(Color32::from_gray(220));
+        let nobody = rules.data.seats.nobody_color.as_deref().and_then(parse_color);
+        return nobody.unwrap_or(Color32::from_gray(220));
     }
+    seat_color_on_side(rules, seat, state.seats.get(seat as usize).map(|s| s.side))
+}
+
+/// A seat's colour before the game has a state (the setup): the colour of its `side` when the
+/// mod gives its sides colours, else the seat's own.
+pub fn seat_color_on_side(rules: &Ruleset, seat: u8, side: Option<u8>) -> Color32 {
+    let data = &rules.data.seats;
     if COLOUR_BLIND_SAFE.get() {
         // A team shares its colour: the side's, else the seat's own.
-        let index = if data.sides.is_empty() { seat } else { state.seats.get(seat as usize).map_or(seat, |s| s.side) };
+        let index = if data.sides.is_empty() { seat } else { side.unwrap_or(seat) };
         return COLOUR_BLIND_PALETTE[index as usize % COLOUR_BLIND_PALETTE.len()];
     }
-    if let Some(side) = state.seats.get(seat as usize).and_then(|s| data.sides.get(s.side as usize))
+    if let Some(side) = side.and_then(|s| data.sides.get(s as usize))
         && let Some(color) = side.color.as_deref().and_then(parse_color)
     {
         return color;

@@ -498,3 +498,36 @@ pub fn log(ui: &mut egui::Ui, session: &Session) {
         }
     });
 }
+
+/// How many lines "Since your last turn" shows at most: the latest.
+const SINCE_LAST_TURN_LINES: usize = 12;
+
+/// What happened since the person to act last had a turn, folded open above the actions: the
+/// other seats' moves as its log tells them (nothing when it is a computer's turn, or the
+/// person's first).
+pub fn since_last_turn(ui: &mut egui::Ui, session: &Session) {
+    if !session.is_human_turn() {
+        return;
+    }
+    let lines = session.since_last_turn(session.seat());
+    // Only the turn's start, or nothing: no summary to give.
+    if lines.iter().filter(|l| !l.text.starts_with(' ')).count() <= 1 {
+        return;
+    }
+    egui::CollapsingHeader::new("Since your last turn").default_open(true).show(ui, |ui| {
+        let skipped = lines.len().saturating_sub(SINCE_LAST_TURN_LINES);
+        if skipped > 0 {
+            ui.label(RichText::new(format!("… {skipped} earlier lines in the log below")).small().weak());
+        }
+        for line in &lines[skipped..] {
+            let mut text = RichText::new(&line.text).small();
+            if !line.text.starts_with(' ')
+                && let Some(seat) = line.seat
+            {
+                text = text.color(describe::seat_color(&session.rules, &session.state, seat));
+            }
+            ui.label(text);
+        }
+    });
+    ui.separator();
+}

@@ -26,6 +26,8 @@ pub struct LogLine {
     /// The seat the line is about, for its colour.
     pub seat: Option<u8>,
     pub text: String,
+    /// The index of the event it tells, in the session's events.
+    pub event: usize,
 }
 
 /// Dice as rolled, for drawing.
@@ -744,6 +746,29 @@ impl Session {
         timeline.ranking(state, &mut |seat| engine.standing(state, seat).unwrap_or(0.0))
     }
 
+    /// What happened since `seat`'s last turn began, as its log tells it: the lines from the
+    /// turn after its last one up to its turn now (empty when it has not had a turn before,
+    /// or it is not its turn).
+    pub fn since_last_turn(&self, seat: u8) -> &[LogLine] {
+        let turn_starts: Vec<(usize, u8)> = (self.events.iter().enumerate())
+            .filter_map(|(i, (_, event))| match event {
+                Event::TurnStarted { seat, .. } => Some((i, *seat)),
+                _ => None,
+            })
+            .collect();
+        let Some(&(now, current)) = turn_starts.last() else { return &[] };
+        if current != seat {
+            return &[];
+        }
+        // Its previous turn, and the turn that followed it: the first thing it did not see.
+        let Some(previous) = turn_starts.iter().rev().skip(1).position(|&(_, s)| s == seat) else { return &[] };
+        let after = turn_starts.len() - 1 - previous;
+        let from = turn_starts.get(after).map_or(now, |&(i, _)| i);
+        let first = self.log.partition_point(|line| line.event < from);
+        let last = self.log.partition_point(|line| line.event < now);
+        &self.log[first..last]
+    }
+
     /// The winners' names, once the game is over.
     pub fn winners(&self) -> Option<String> {
         describe::outcome(&self.state, self.state.outcome.as_ref()?).into()
@@ -936,7 +961,7 @@ impl Session {
                     Event::TurnStarted { seat, .. } | Event::Acted { seat, .. } => Some(*seat),
                     _ => actor,
                 };
-                log.push(LogLine { turn: *turn, seat, text });
+                log.push(LogLine { turn: *turn, seat, text, event: i });
             }
             if !placed {
                 follow_event(&mut state.pieces, event, &now);

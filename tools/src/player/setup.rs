@@ -270,11 +270,21 @@ impl SetupForm {
                 self.seats.push(row);
             }
         });
+        let rules = self.rules.clone();
         egui::Grid::new("seats").striped(true).show(ui, |ui| {
             for (i, row) in self.seats.iter_mut().enumerate() {
-                let label = ui.label(format!("Seat {}", i + 1));
-                ui.add(egui::TextEdit::singleline(&mut row.name).desired_width(120.0).id_salt(("seat name", i)))
-                    .labelled_by(label.id);
+                let color = super::describe::seat_color_on_side(&rules, i as u8, None);
+                let label = ui.horizontal(|ui| {
+                    let (swatch, _) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
+                    ui.painter().circle_filled(swatch.center(), 6.0, color);
+                    ui.label(format!("Seat {}", i + 1))
+                });
+                let width = name_width(ui, &row.name);
+                // Sized, not just desired: a grid cell would hold it to last frame's width.
+                let height = ui.spacing().interact_size.y;
+                ui.add_sized([width, height], egui::TextEdit::singleline(&mut row.name).id_salt(("seat name", i)))
+                    .labelled_by(label.inner.id);
+                let label = label.inner;
                 egui::ComboBox::from_id_salt(("controller", i))
                     .selected_text(if row.human { "Person".to_string() } else { format!("Computer: {}", row.level) })
                     .show_ui(ui, |ui| {
@@ -320,7 +330,9 @@ impl SetupForm {
                 for (i, name) in seating.humans.iter_mut().enumerate() {
                     ui.horizontal(|ui| {
                         let label = ui.label(format!("{} person {}", seating.side, i + 1));
-                        ui.add(egui::TextEdit::singleline(name).desired_width(120.0).id_salt(("person", index, i)))
+                        let width = name_width(ui, name);
+                        let height = ui.spacing().interact_size.y;
+                        ui.add_sized([width, height], egui::TextEdit::singleline(name).id_salt(("person", index, i)))
                             .labelled_by(label.id);
                     });
                 }
@@ -354,4 +366,11 @@ fn default_row(rules: &Ruleset, index: usize, human: bool) -> SeatRow {
 pub fn fresh_seed() -> u64 {
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
     nanos % 1_000_000
+}
+
+/// How wide a name field is drawn: the whole name shows, and short names get room to grow.
+fn name_width(ui: &egui::Ui, name: &str) -> f32 {
+    let font = egui::TextStyle::Body.resolve(ui.style());
+    let text = ui.fonts_mut(|fonts| fonts.layout_no_wrap(name.to_string(), font, egui::Color32::WHITE).size().x);
+    (text + 16.0).max(140.0)
 }
