@@ -838,6 +838,7 @@ fn lenient_data(root: &toml::Value, broken: &mut BTreeSet<String>) -> ModData {
         boards: collection(table, "boards", broken),
         terrain: collection(table, "terrain", broken),
         space_counters: collection(table, "space_counters", broken),
+        space_figures: collection(table, "space_figures", broken),
         resources: collection(table, "resources", broken),
         stats: collection(table, "stats", broken),
         vars: collection(table, "vars", broken),

@@ -47,3 +47,30 @@ fn a_figure_calling_lua_or_naming_what_is_not_there_is_refused_where_written() {
         "{problems}"
     );
 }
+
+/// `[space_figures]`: the same for each space, shown in its tooltip (`game::space_figures`).
+#[test]
+fn space_figures_follow_the_game_for_each_space_and_a_broken_one_is_located() {
+    let data = format!(
+        "{MINIMAL_DATA}\n[setup]\neffect = [\"space('a').owner = seat(1)\"]\n\
+         [space_figures.attack]\nlabel = \"Attack roll\"\nvalue = \"space.dice * 3.5\"\n\
+         [space_figures.neighbours]\nvalue = \"count_of(other in space, adjacent(other, space) and other.owner != space.owner)\"\n"
+    );
+    let rules = load_data("space_figures", &data).unwrap_or_else(|p| panic!("{p}"));
+    let (mut engine, mut state, _) = new_game(&rules, 1, 2);
+    let a = state.board.find("a").unwrap();
+    let figures =
+        |state: &meeple_engine::game::GameState| meeple_engine::game::space_figures(&rules, state, a).unwrap();
+    assert_eq!(figures(&state), [("Attack roll".to_string(), 0.0), ("neighbours".to_string(), 1.0)]);
+    let push = Action::rule(rules.action_index("push").unwrap() as u16, &[a as i64]);
+    engine.apply(&mut state, &push, &mut Events::discard()).unwrap();
+    assert_eq!(figures(&state)[0].1, 3.5, "one die: 3.5 expected");
+
+    let broken = format!(
+        "{MINIMAL_DATA}\n[space_figures.luck]\nvalue = \"hook('luck', space)\"\n[space_figures.x]\nvalue = \"space.height\"\n"
+    );
+    let problems = load_data("space_figures_broken", &broken).err().expect("refused");
+    assert!(problems.contains("[space_figures.luck] key `value`: `hook` cannot be called here"), "{problems}");
+    assert!(problems.contains("[space_figures.x] key `value`: unknown space field `height`"), "{problems}");
+    assert!(problems.contains("data.toml:"), "{problems}");
+}

@@ -30,6 +30,12 @@ pub struct ModData {
     /// Numbers every space carries, e.g. a count of dice or a fortification level.
     #[serde(default)]
     pub space_counters: IndexMap<String, CounterDecl>,
+    /// Numbers the window shows in each space's tooltip, worked out from the rules as they
+    /// stand: the defence a square gives, the dice an attack from there would roll. Each is an
+    /// *expression* about `space`, read from what the seat watching may see, and may not call
+    /// Lua hooks. Keyed by id, shown in order (`[space_figures.<id>]`, like `seats.figures`).
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub space_figures: IndexMap<String, SpaceFigureDef>,
     /// Numbers every seat carries, e.g. money or a reserve.
     #[serde(default)]
     pub resources: IndexMap<String, CounterDecl>,
@@ -524,6 +530,17 @@ pub struct SeatFigureDef {
     pub label: Option<String>,
     /// *Expression* about `seat`: the number shown, e.g.
     /// `"sum_of(piece, piece.upkeep, piece.owner == seat)"`.
+    pub value: String,
+}
+
+/// A number the window shows in each space's tooltip (`[space_figures.<id>]`).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SpaceFigureDef {
+    /// The name shown, e.g. "Cover"; the id when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// *Expression* about `space`: the number shown, e.g. `"space.terrain.cover + space.walls"`.
     pub value: String,
 }
 

@@ -1259,6 +1259,24 @@ pub enum ReplayError {
     Action { index: usize, error: ActionError },
 }
 
+/// The mod's `space_figures` for `space`, as the window shows them in its tooltip: each label
+/// with its value in `state` (the view of the seat watching). Like [`seat_figures`], no Lua.
+pub fn space_figures(rules: &Ruleset, state: &GameState, space: u32) -> Result<Vec<(String, f64)>, RuleError> {
+    let mut scratch = Scratch::default();
+    let mut out = Vec::with_capacity(rules.space_figures.len());
+    for (label, formula) in &rules.space_figures {
+        let mut cx = eval::ReadCx { rules, state, scratch: &mut scratch, odds: None, hooks: None };
+        let mut frame = [Value::Nil; 8];
+        frame[0] = Value::Seat(state.turn.seat);
+        frame[1] = Value::Space(space);
+        let value = eval::eval(&mut cx, &formula.expr, &frame[..(formula.frame as usize).clamp(2, 8)])
+            .map(Value::as_num)
+            .map_err(|error| error.context(rules, &format!("space_figures ({label})")))?;
+        out.push((label.clone(), value));
+    }
+    Ok(out)
+}
+
 /// The mod's `seats.figures` for `seat`, as the window shows them beside its resources: each
 /// label with its value in `state` — the view of the seat watching, so that no figure reads
 /// what that seat may not see. Figures call no Lua, so no engine is needed. A figure that fails

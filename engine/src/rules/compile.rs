@@ -590,6 +590,23 @@ impl Compiler<'_> {
                     .collect::<Vec<_>>()
             })
         });
+        let space_figures = self.key("space_figures", |c| {
+            (data.space_figures.iter())
+                .filter_map(|(id, figure)| {
+                    let label = figure.label.clone().unwrap_or_else(|| id.clone());
+                    let formula = c.key(id, |c| {
+                        c.key("value", |c| {
+                            let mut scope =
+                                Scope::new(Allow { no_hooks: Some(NO_HOOKS_IN_FIGURES), ..Allow::default() });
+                            scope.push("space", Type::Space, true);
+                            let (expr, _) = c.typed(&figure.value, &mut scope, Some(Type::Num))?;
+                            Some(Formula { expr, frame: scope.frame as u16 })
+                        })
+                    })?;
+                    Some((label, formula))
+                })
+                .collect::<Vec<_>>()
+        });
         let (formulas, effects) = self.finished_definitions();
         Ruleset {
             manifest,
@@ -610,6 +627,7 @@ impl Compiler<'_> {
             budget_names: self.names.budgets.clone(),
             ai_standing,
             seat_figures,
+            space_figures,
             card_ids,
             cards,
             card_stats: self.names.card_stats.clone(),

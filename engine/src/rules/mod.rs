@@ -477,6 +477,8 @@ pub struct Ruleset {
     pub ai_standing: Option<Formula>,
     /// `seats.figures`: each figure's label and formula (`me` in slot 0, `seat` in slot 1).
     pub seat_figures: Vec<(String, Formula)>,
+    /// `space_figures`, by label: formulas about `space` (slot 1).
+    pub space_figures: Vec<(String, Formula)>,
     pub card_ids: Vec<String>,
     /// What the rules read of each card, by the same index as [`Ruleset::card_ids`].
     pub cards: Vec<CardInfo>,

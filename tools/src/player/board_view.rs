@@ -1010,6 +1010,9 @@ pub fn space_tooltip(ui: &mut egui::Ui, rules: &Ruleset, state: &GameState, spac
             ui.label(format!("{}: {}", counter.label, state.counter(space, i as u16)));
         }
     }
+    for line in super::panels::space_figure_lines(rules, state, space) {
+        ui.label(line);
+    }
     // Pieces standing on the space; what is inside a holder is listed with it.
     for (id, piece) in state.pieces.iter().enumerate() {
         if piece.alive && (piece.space == space || piece.across == space) && piece.inside == NO_PIECE {

@@ -100,6 +100,19 @@ pub fn figure_lines(rules: &Ruleset, view: &GameState, seat: u8) -> Vec<String> 
     }
 }
 
+/// The mod's `space_figures` of a space, as "Label: value" lines ("?" for one that fails).
+pub fn space_figure_lines(rules: &Ruleset, view: &GameState, space: u32) -> Vec<String> {
+    match meeple_engine::game::space_figures(rules, view, space) {
+        Ok(figures) => figures.into_iter().map(|(label, value)| format!("{label}: {}", figure_text(value))).collect(),
+        Err(_) => rules.space_figures.iter().map(|(label, _)| format!("{label}: ?")).collect(),
+    }
+}
+
+/// A figure as shown: whole numbers without decimals, others with one.
+fn figure_text(value: f64) -> String {
+    if (value - value.round()).abs() < 1e-9 { format!("{}", value.round()) } else { format!("{value:.1}") }
+}
+
 /// The turn header: the announcement, the phase, and the current seat's piece and resources.
 pub fn turn_header(ui: &mut egui::Ui, session: &Session) {
     let rules = &session.rules;
