@@ -459,15 +459,79 @@ pub fn seat_color_on_side(rules: &Ruleset, seat: u8, side: Option<u8>) -> Color3
     let data = &rules.data.seats;
     if COLOUR_BLIND_SAFE.get() {
         // A team shares its colour: the side's, else the seat's own.
-        let index = if data.sides.is_empty() { seat } else { side.unwrap_or(seat) };
-        return COLOUR_BLIND_PALETTE[index as usize % COLOUR_BLIND_PALETTE.len()];
+        let owner = if data.sides.is_empty() { seat } else { side.unwrap_or(seat) };
+        return colour_blind_color(rules, owner as usize);
     }
     if let Some(side) = side.and_then(|s| data.sides.get(s as usize))
         && let Some(color) = side.color.as_deref().and_then(parse_color)
     {
         return color;
     }
-    data.colors.get(seat as usize).and_then(|c| parse_color(c)).unwrap_or(FALLBACK[seat as usize % FALLBACK.len()])
+    mod_seat_color(rules, seat as usize)
+}
+
+/// The colour the mod gives seat `seat` (a fallback colour past its list).
+fn mod_seat_color(rules: &Ruleset, seat: usize) -> Color32 {
+    rules.data.seats.colors.get(seat).and_then(|c| parse_color(c)).unwrap_or(FALLBACK[seat % FALLBACK.len()])
+}
+
+/// The colour of the mod's seat (or side) `owner` in [`COLOUR_BLIND_PALETTE`]: each of the
+/// mod's colours takes the palette's nearest colour not taken by a nearer one (the closest pairs
+/// first), so a seat called "Yellow" stays yellow and "Red" a red; past the palette, they repeat.
+fn colour_blind_color(rules: &Ruleset, owner: usize) -> Color32 {
+    thread_local! {
+        /// The assignment of the rules last asked about: (their address, palette index per owner).
+        static ASSIGNED: std::cell::RefCell<(usize, Vec<usize>)> = const { std::cell::RefCell::new((0, Vec::new())) };
+    }
+    let key = std::ptr::from_ref(rules) as usize;
+    ASSIGNED.with_borrow_mut(|(rules_at, assigned)| {
+        if *rules_at != key || assigned.is_empty() {
+            let data = &rules.data.seats;
+            let bases: Vec<Color32> = if data.sides.is_empty() {
+                (0..data.colors.len().max(COLOUR_BLIND_PALETTE.len())).map(|s| mod_seat_color(rules, s)).collect()
+            } else {
+                (data.sides.iter().enumerate())
+                    .map(|(i, side)| side.color.as_deref().and_then(parse_color).unwrap_or(mod_seat_color(rules, i)))
+                    .collect()
+            };
+            *assigned = nearest_palette_colours(&bases);
+            *rules_at = key;
+        }
+        COLOUR_BLIND_PALETTE[assigned.get(owner).copied().unwrap_or(owner % COLOUR_BLIND_PALETTE.len())]
+    })
+}
+
+/// For each colour, the index of a palette colour: the closest pairs are matched first, each
+/// palette colour once per round of the palette's size.
+fn nearest_palette_colours(bases: &[Color32]) -> Vec<usize> {
+    let distance = |a: Color32, b: Color32| {
+        // The "redmean" weighting: closer to how far apart people see colours than plain RGB.
+        let mean = (f32::from(a.r()) + f32::from(b.r())) / 2.0;
+        let (dr, dg, db) = (
+            f32::from(a.r()) - f32::from(b.r()),
+            f32::from(a.g()) - f32::from(b.g()),
+            f32::from(a.b()) - f32::from(b.b()),
+        );
+        (2.0 + mean / 256.0) * dr * dr + 4.0 * dg * dg + (2.0 + (255.0 - mean) / 256.0) * db * db
+    };
+    let mut assigned = vec![usize::MAX; bases.len()];
+    for round in bases.chunks(COLOUR_BLIND_PALETTE.len()).enumerate().map(|(r, _)| r) {
+        let start = round * COLOUR_BLIND_PALETTE.len();
+        let members = start..(start + COLOUR_BLIND_PALETTE.len()).min(bases.len());
+        let mut pairs: Vec<(f32, usize, usize)> = members
+            .flat_map(|i| (0..COLOUR_BLIND_PALETTE.len()).map(move |j| (i, j)))
+            .map(|(i, j)| (distance(bases[i], COLOUR_BLIND_PALETTE[j]), i, j))
+            .collect();
+        pairs.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+        let mut taken = [false; COLOUR_BLIND_PALETTE.len()];
+        for (_, i, j) in pairs {
+            if assigned[i] == usize::MAX && !taken[j] {
+                assigned[i] = j;
+                taken[j] = true;
+            }
+        }
+    }
+    assigned
 }
 
 /// A terrain's colour from the mod, or a neutral one.
@@ -475,5 +539,34 @@ pub fn terrain_color(rules: &Ruleset, terrain: usize) -> Color32 {
     match rules.terrain.get(terrain).and_then(|t| t.color) {
         Some([r, g, b]) => Color32::from_rgb(r, g, b),
         None => Color32::from_gray(200),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A mod's seat colours keep their names in the palette where it has a near colour (Dice
+    /// Wars: six of eight; its lime "Green" and "Purple" take what is left), and no two seats
+    /// share a colour.
+    #[test]
+    fn each_mod_colour_takes_the_nearest_free_palette_colour() {
+        let colours: Vec<Color32> =
+            ["#b37ffe", "#b3ff01", "#ffff01", "#ff5858", "#31c3ff", "#ffa234", "#30e0c0", "#ff7fd0"]
+                .iter()
+                .map(|c| parse_color(c).unwrap())
+                .collect();
+        let assigned = nearest_palette_colours(&colours);
+        let named = |i: usize| COLOUR_BLIND_PALETTE[assigned[i]];
+        assert_eq!(named(2), Color32::from_rgb(0xf0, 0xe4, 0x42), "yellow");
+        assert_eq!(named(4), Color32::from_rgb(0x56, 0xb4, 0xe9), "blue: sky blue");
+        assert_eq!(named(5), Color32::from_rgb(0xe6, 0x9f, 0x00), "orange");
+        assert_eq!(named(3), Color32::from_rgb(0xd5, 0x5e, 0x00), "red: vermillion");
+        assert_eq!(named(6), Color32::from_rgb(0x00, 0x9e, 0x73), "teal: bluish green");
+        assert_eq!(named(7), Color32::from_rgb(0xcc, 0x79, 0xa7), "pink: reddish purple");
+        let mut distinct = assigned.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), 8, "{assigned:?}");
     }
 }
