@@ -335,6 +335,39 @@ fn the_launcher_lists_bundled_and_user_mods_and_shows_why_a_mod_does_not_load() 
     assert!(disabled(&harness, "New game"), "a broken mod cannot be started");
 }
 
+/// The shop lists every weapon: those the purse can pay for to choose, the dearer ones greyed
+/// with what they cost (`requires` on the choice), and a dearer one is refused with the same
+/// words.
+#[test]
+fn the_shop_greys_what_the_purse_cannot_pay_for_and_says_why() {
+    let mods = vec![ModEntry::load(&mods_dir().join("dunes_of_terror"), Origin::Bundled)];
+    let mut harness = started(mods, 4);
+    let session = &mut harness.state_mut().game_mut().expect("game").session;
+    session.edit_state(|state| state.seats[0].resources[0] = 12);
+    harness.run();
+    click(&mut harness, "Buy weapon");
+    let session = &mut harness.state_mut().game_mut().expect("game").session;
+    let offered: Vec<String> = session.options().into_iter().map(|o| o.label).collect();
+    let refused: Vec<(String, String)> = session.refused_options().into_iter().map(|(o, why)| (o.label, why)).collect();
+    assert!(!offered.is_empty() && !refused.is_empty(), "{offered:?} / {refused:?}");
+    assert!(
+        refused.iter().all(|(_, why)| why.starts_with("costs $") && why.ends_with(", $12 to spend")),
+        "{refused:?}"
+    );
+    let dearest = refused.iter().find(|(_, why)| why == "costs $25, $12 to spend").expect("the $25 weapon is shown");
+    assert!(has_label(&harness, &dearest.1), "the reason beside the greyed weapon");
+    assert!(disabled(&harness, &dearest.0), "greyed");
+    // Bought anyway (a stale click, a script): refused with the same words, nothing changes.
+    let session = &mut harness.state_mut().game_mut().expect("game").session;
+    let buy = session.rules.action_index("buy_weapon").expect("the shop's action") as u16;
+    let weapon = session.rules.items.iter().position(|i| i.price == 25).expect("a $25 weapon") as i64;
+    let before = session.state.hash_hex();
+    let choice = meeple_engine::game::Action::rule(buy, &[weapon]);
+    let refusal = session.act(choice).unwrap_err();
+    assert!(refusal.contains("costs $25, $12 to spend"), "{refusal}");
+    assert_eq!(session.state.hash_hex(), before);
+}
+
 #[test]
 fn an_action_without_dice_is_undone_and_disabled_actions_say_why() {
     let mods = vec![ModEntry::load(&mods_dir().join("dunes_of_terror"), Origin::Bundled)];

@@ -106,3 +106,60 @@ fn a_requirement_that_reads_a_choice_or_a_broken_reason_is_refused_where_it_is_w
     let col = misspelt.lines().nth(line - 1).unwrap().find("coin} in").unwrap() + 1;
     assert!(text.contains(&format!("data.toml:{line}:{col}")), "at {line}:{col}: {text}");
 }
+
+/// A bazaar of three wares; `requires` on the choice greys the dearer ones instead of hiding
+/// them.
+const BAZAAR: &str = r#"
+[board]
+kind = "graph"
+terrain = "road"
+spaces = [{ id = "s0" }]
+links = []
+
+[terrain.road]
+
+[resources.coins]
+initial = 5
+
+[pieces.stall]
+
+[items.apple]
+price = 1
+[items.lamp]
+price = 5
+[items.rug]
+price = 9
+[items.ghost]
+price = 0
+
+[turn]
+phases = [{ id = "market", actions = ["buy"] }]
+
+[actions.buy]
+label = "Buy"
+params = [{ name = "ware", kind = "item", where = "ware.price > 0", requires = [
+  { condition = "ware.price <= me.coins", reason = "costs {ware.price}, {me.coins} in the purse" },
+] }]
+effect = ["me.coins -= ware.price"]
+
+[end]
+win = "seat.number == 99"
+"#;
+
+#[test]
+fn a_choice_that_misses_a_requirement_is_shown_greyed_with_why_and_refused_with_it() {
+    let rules = load_data("bazaar", BAZAAR).unwrap_or_else(|e| panic!("{e}"));
+    let buy = rules.action_index("buy").unwrap() as u16;
+    let item = |id: &str| rules.items.iter().position(|i| i.id == id).unwrap() as i64;
+    let (mut engine, mut state, _) = new_game(&rules, 1, 2);
+    let actions = legal(&mut engine, &state);
+    assert_eq!(offered_buys(&actions, buy), [item("apple"), item("lamp")], "what 5 coins buy");
+    // The rug is shown but refused, with why; the ghost (no price) is not shown at all.
+    assert_eq!(engine.refused_choices(&state, buy, &[]), [(item("rug"), "costs 9, 5 in the purse".to_string())]);
+    let before = state.hash_hex();
+    let refused = engine.apply(&mut state, &Action::rule(buy, &[item("rug")]), &mut Events::discard()).unwrap_err();
+    assert!(refused.to_string().contains("costs 9, 5 in the purse"), "{refused}");
+    assert_eq!(state.hash_hex(), before);
+    let ghost = engine.apply(&mut state, &Action::rule(buy, &[item("ghost")]), &mut Events::discard()).unwrap_err();
+    assert!(ghost.to_string().contains("`ware` does not satisfy its condition"), "{ghost}");
+}

@@ -936,6 +936,13 @@ pub struct ParamDef {
     /// *Expression* a candidate must satisfy; it can use this parameter and the earlier ones.
     #[serde(default, rename = "where", skip_serializing_if = "Option::is_none")]
     pub filter: Option<String>,
+    /// More that a candidate must satisfy, each with the reason shown when it does not: like
+    /// `where`, but the window lists an item that fails one greyed, with the first missing
+    /// reason, instead of leaving it out (a shop shows what the purse cannot pay for): `{
+    /// condition = "ware.price <= me.coins", reason = "costs {ware.price}" }`. The conditions and
+    /// the reasons' figures see this parameter and the earlier ones.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub requires: Vec<RequirementDef>,
     /// For `number`: the smallest value offered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min: Option<String>,

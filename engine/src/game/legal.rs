@@ -306,6 +306,37 @@ pub(crate) fn complete(
     }
 }
 
+/// The item kinds an item parameter shows but does not offer now, each with the reason of its
+/// first missing `requires` (the window lists them greyed): for the parameter after the
+/// arguments in `frame` (the seat in slot 0, the arguments after it).
+pub(crate) fn refused_items(
+    cx: &mut ReadCx,
+    param: &ParamRule,
+    slot: usize,
+    frame: &mut [Value],
+) -> Vec<(i64, String)> {
+    let mut refused = Vec::new();
+    if param.requires.is_empty() || !matches!(param.source, ParamSource::Items) {
+        return refused;
+    }
+    for item in 0..cx.rules.items.len() {
+        frame[slot] = Value::Id(item as u16);
+        let shown = match &param.shown_if {
+            Some(shown_if) => eval::eval_bool(cx, shown_if, frame).unwrap_or(false),
+            None => true,
+        };
+        if !shown {
+            continue;
+        }
+        if let Some(need) =
+            param.requires.iter().find(|need| !eval::eval_bool(cx, &need.condition, frame).unwrap_or(false))
+        {
+            refused.push((item as i64, reason_words(cx, need, frame)));
+        }
+    }
+    refused
+}
+
 /// The first of the action's `requires` that does not hold for the seat in `frame[0]` (one
 /// that cannot be worked out counts as not holding, as a `when` does in the listing).
 pub(crate) fn unmet_requirement<'r>(cx: &mut ReadCx, rule: &'r ActionRule, frame: &[Value]) -> Option<&'r Requirement> {
@@ -1016,6 +1047,17 @@ fn check_params_from(
             },
         };
         if !passes {
+            // Shown but missing a requirement: its reason, as the window gives it.
+            let shown = match &param.shown_if {
+                Some(shown_if) => eval::eval_bool(cx, shown_if, frame).unwrap_or(false),
+                None => true,
+            };
+            if shown
+                && let Some(need) =
+                    param.requires.iter().find(|need| !eval::eval_bool(cx, &need.condition, frame).unwrap_or(false))
+            {
+                return Err(reason_words(cx, need, frame));
+            }
             return Err(format!("`{}` does not satisfy its condition", param.name));
         }
     }

@@ -476,6 +476,22 @@ impl Engine {
         Some(format!("no {first} qualifies now"))
     }
 
+    /// The choices of the next parameter of `action` (after `chosen` arguments) that are shown
+    /// but not offered now, each with why: the item kinds an item parameter's `requires` turn
+    /// away ("costs 12, 5 in the purse"). Empty for other parameters.
+    pub fn refused_choices(&mut self, state: &GameState, action: u16, chosen: &[i64]) -> Vec<(i64, String)> {
+        let rules = self.rules.clone();
+        let Some(rule) = rules.actions.get(action as usize) else { return Vec::new() };
+        let Some(param) = rule.params.get(chosen.len()) else { return Vec::new() };
+        let mut frame = vec![Value::Nil; rule.frame.max(1 + chosen.len() as u16 + 1) as usize];
+        frame[0] = Value::Seat(state.to_act());
+        for (i, (&arg, chosen_param)) in chosen.iter().zip(&rule.params).enumerate() {
+            frame[1 + i] = legal::arg_value(chosen_param.kind, arg);
+        }
+        let mut cx = eval::ReadCx { rules: &rules, state, scratch: &mut self.scratch, odds: None, hooks: None };
+        legal::refused_items(&mut cx, param, 1 + chosen.len(), &mut frame)
+    }
+
     /// Calls `visit` with every legal action, in the order [`Engine::legal_actions`] lists them,
     /// together with its computer-player score (as [`Engine::ai_score`] gives it). Scoring while
     /// listing spares a computer player a second pass and a list of every action.

@@ -1539,7 +1539,17 @@ impl Compiler<'_> {
             }
             None => scope.push(&def.name, ty, true),
         };
-        let filter = def.filter.as_ref().and_then(|f| self.key("where", |c| c.condition(f, scope)));
+        let shown_if = def.filter.as_ref().and_then(|f| self.key("where", |c| c.condition(f, scope)));
+        let requires: Vec<Requirement> = self.key("requires", |c| {
+            (def.requires.iter().enumerate())
+                .filter_map(|(i, need)| c.index(i, |c| c.requirement(need, &[], scope)))
+                .collect()
+        });
+        // Listed only when every requirement holds too.
+        let filter = requires.iter().fold(shown_if.clone(), |filter, need| match filter {
+            Some(filter) => Some(Expr::And(Box::new(filter), Box::new(need.condition.clone()))),
+            None => Some(need.condition.clone()),
+        });
         let source = source?;
         Some(ParamRule {
             name: def.name.clone(),
@@ -1548,6 +1558,8 @@ impl Compiler<'_> {
             source,
             fast: crate::rules::FastFilter::classify(filter.as_ref(), slot),
             filter,
+            shown_if,
+            requires,
         })
     }
 

@@ -878,6 +878,16 @@ sees `me` and no parameter (one that names a parameter is refused at load: it be
 `when`, which is checked for each choice). Each `{…}` in a reason is an expression giving a
 whole number; `{{` and `}}` write a brace.
 
+A parameter may have `requires` too, about the choice: a candidate that passes its `where` but
+misses one of them is not offered, and the window lists it greyed with the reason, where a
+`where` alone would hide it — a shop shows what the purse cannot pay for (item parameters):
+
+```toml
+params = [{ name = \"ware\", kind = \"item\", where = \"ware.price > 0\", requires = [
+  { condition = \"ware.price <= me.coins\", reason = \"costs {ware.price}, {me.coins} in the purse\" },
+] }]
+```
+
 ## Where expressions are written, and the names they see
 
 - An action's `params`: each parameter's `where` sees `me`, the parameter itself and the

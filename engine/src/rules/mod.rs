@@ -252,9 +252,14 @@ pub struct ParamRule {
     pub kind: ParamKind,
     pub label: String,
     pub source: ParamSource,
+    /// `where` and every condition of `requires`: what a candidate must satisfy to be listed.
     pub filter: Option<Expr>,
     /// The filter's shape when it is one the legal-action listing checks directly.
     pub fast: FastFilter,
+    /// `where` alone: what a candidate must satisfy to be shown at all (see `requires`).
+    pub shown_if: Option<Expr>,
+    /// The conditions a shown candidate may miss, each with its reason.
+    pub requires: Vec<Requirement>,
 }
 
 /// A parameter filter the listing checks without the evaluator: listing legal actions tries

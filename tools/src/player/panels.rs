@@ -279,6 +279,20 @@ pub fn actions(ui: &mut egui::Ui, session: &mut Session) -> ActionsResponse {
                 }
             }
         });
+        // What is shown but cannot be chosen now, greyed, with why (a shop's dearer wares).
+        for (option, why) in session.refused_options() {
+            ui.horizontal(|ui| {
+                let button = ui.add_enabled(false, egui::Button::new(&option.label));
+                button.on_disabled_hover_text(why.as_str());
+                ui.label(RichText::new(&why).small().weak());
+            });
+            if let Some(detail) = &option.detail {
+                ui.horizontal(|ui| {
+                    ui.add_space(12.0);
+                    ui.add(egui::Label::new(RichText::new(detail.as_str()).small().weak()).wrap());
+                });
+            }
+        }
         if ui.button("Back").clicked() {
             session.back();
             out.acted = true;

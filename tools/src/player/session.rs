@@ -467,6 +467,30 @@ impl Session {
             .collect()
     }
 
+    /// The choices of the next parameter shown but not offered now, each with why (an item the
+    /// purse cannot pay for): listed greyed under the choices (see `ParamDef::requires`).
+    pub fn refused_options(&mut self) -> Vec<(ChoiceOption, String)> {
+        let Some((ActionKind::Rule(index), args)) = self.chosen.clone() else { return Vec::new() };
+        let Some(param) = self.rules.actions[index as usize].params.get(args.len()) else { return Vec::new() };
+        let kind = param.kind;
+        let refused = self.engine.refused_choices(&self.state, index, &args);
+        refused
+            .into_iter()
+            .map(|(arg, why)| {
+                let item = describe::arg_item(&self.state, kind, arg);
+                let option = ChoiceOption {
+                    arg,
+                    label: describe::arg(&self.rules, &self.state, kind, arg),
+                    space: None,
+                    hostile: false,
+                    detail: item.and_then(|item| describe::item_detail(&self.rules, item)),
+                    description: item.and_then(|item| describe::item_description(&self.rules, item)),
+                };
+                (option, why)
+            })
+            .collect()
+    }
+
     /// Chooses a value for the next parameter; the action is taken once it is fully chosen.
     pub fn choose(&mut self, arg: i64) {
         self.touch();
