@@ -377,7 +377,7 @@ fn an_action_without_dice_is_undone_and_disabled_actions_say_why() {
     let before = session.state.hash_hex();
     // $5: no weapon is affordable, and the menu says so.
     assert!(disabled(&harness, "Buy weapon"));
-    assert!(has_label(&harness, "Buy weapon: no weapon qualifies now"));
+    assert!(has_label(&harness, "Buy weapon: no weapon qualifies now: costs $10, $5 to spend"));
     click(&mut harness, "Buy ammunition");
     click_option(&mut harness, "Pistol (6 left)");
     let session = &harness.state().game().expect("game").session;

@@ -473,7 +473,12 @@ impl Engine {
             return Some(legal::reason_words(&mut cx, need, &frame));
         }
         let first = rule.params.first().map_or_else(|| "choice".to_string(), |p| p.label.to_lowercase());
-        Some(format!("no {first} qualifies now"))
+        // Choices turned away by their own `requires` say why: the first of them, as listed.
+        let refused = rule.params.first().map(|param| legal::refused_items(&mut cx, param, 1, &mut frame));
+        match refused.unwrap_or_default().first() {
+            Some((_, why)) => Some(format!("no {first} qualifies now: {why}")),
+            None => Some(format!("no {first} qualifies now")),
+        }
     }
 
     /// The choices of the next parameter of `action` (after `chosen` arguments) that are shown
