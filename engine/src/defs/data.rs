@@ -773,8 +773,8 @@ pub struct ActionDef {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when: Option<String>,
     /// What the action needs before any choice is made, each with the reason the player is
-    /// shown when it is missing: `{ condition = "me.food >= price('ranger')", reason = "costs
-    /// {price('ranger')} food" }`. Checked in order; the first that does not hold greys the
+    /// shown when it is missing: `{ condition = "me.coins >= porter_price", reason = "costs
+    /// {porter_price} coins" }`. Checked in order; the first that does not hold greys the
     /// action out with its reason (the window's tooltip, the error of a refused action). The
     /// conditions see `me` but no parameter: a condition on the choices belongs in `when`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -820,7 +820,7 @@ pub struct ActionDef {
 pub struct RequirementDef {
     /// *Expression*: what must hold, read before any parameter is chosen (it sees `me`).
     pub condition: String,
-    /// The words shown when it does not hold ("costs {price('ranger')} food"): each `{…}` is an
+    /// The words shown when it does not hold ("costs {porter_price} coins"): each `{…}` is an
     /// *expression* giving a whole number, written in at that moment.
     pub reason: String,
 }

@@ -536,9 +536,15 @@ fn seat_formula(cx: &mut WriteCx, formula: &Formula, seat: u8) -> Result<Value, 
 /// A formula about `seat` (an `end` condition, `ai.standing`, a seat figure) read in `read`'s
 /// game: `me` (slot 0) is the seat to move, `seat` slot 1.
 pub(crate) fn read_seat_formula(read: &mut ReadCx, formula: &Formula, seat: u8) -> Result<Value, RuleError> {
+    read_formula_about(read, formula, Value::Seat(seat))
+}
+
+/// A formula about one thing (a seat, a space: slot 1) read in `read`'s game, `me` (slot 0)
+/// being the seat to move.
+pub(crate) fn read_formula_about(read: &mut ReadCx, formula: &Formula, subject: Value) -> Result<Value, RuleError> {
     let mut frame = [Value::Nil; 8];
     frame[0] = Value::Seat(read.state.turn.seat);
-    frame[1] = Value::Seat(seat);
+    frame[1] = subject;
     eval::eval(read, &formula.expr, &frame[..(formula.frame as usize).clamp(2, 8)])
 }
 

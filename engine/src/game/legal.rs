@@ -321,26 +321,29 @@ pub(crate) fn refused_items(
     }
     for item in 0..cx.rules.items.len() {
         frame[slot] = Value::Id(item as u16);
-        let shown = match &param.shown_if {
-            Some(shown_if) => eval::eval_bool(cx, shown_if, frame).unwrap_or(false),
-            None => true,
-        };
-        if !shown {
-            continue;
-        }
-        if let Some(need) =
-            param.requires.iter().find(|need| !eval::eval_bool(cx, &need.condition, frame).unwrap_or(false))
-        {
+        if let Some(need) = shown_but_unmet(cx, param, frame) {
             refused.push((item as i64, reason_words(cx, need, frame)));
         }
     }
     refused
 }
 
-/// The first of the action's `requires` that does not hold for the seat in `frame[0]` (one
-/// that cannot be worked out counts as not holding, as a `when` does in the listing).
+/// The first requirement of the parameter's candidate in `frame` that does not hold, when the
+/// candidate passes its `where` (a candidate its `where` turns away is not shown at all).
+fn shown_but_unmet<'r>(cx: &mut ReadCx, param: &'r ParamRule, frame: &[Value]) -> Option<&'r Requirement> {
+    let shown = param.shown_if.as_ref().is_none_or(|shown_if| eval::eval_bool(cx, shown_if, frame).unwrap_or(false));
+    if shown { first_unmet(cx, &param.requires, frame) } else { None }
+}
+
+/// The first of the action's `requires` that does not hold for the seat in `frame[0]`.
 pub(crate) fn unmet_requirement<'r>(cx: &mut ReadCx, rule: &'r ActionRule, frame: &[Value]) -> Option<&'r Requirement> {
-    rule.requires.iter().find(|need| !eval::eval_bool(cx, &need.condition, frame).unwrap_or(false))
+    first_unmet(cx, &rule.requires, frame)
+}
+
+/// The first requirement of `needs` that does not hold in `frame` (one that cannot be worked
+/// out counts as not holding, as a `when` does in the listing).
+fn first_unmet<'r>(cx: &mut ReadCx, needs: &'r [Requirement], frame: &[Value]) -> Option<&'r Requirement> {
+    needs.iter().find(|need| !eval::eval_bool(cx, &need.condition, frame).unwrap_or(false))
 }
 
 /// A requirement's reason with its figures worked out for the seat in `frame[0]`.
@@ -1048,14 +1051,7 @@ fn check_params_from(
         };
         if !passes {
             // Shown but missing a requirement: its reason, as the window gives it.
-            let shown = match &param.shown_if {
-                Some(shown_if) => eval::eval_bool(cx, shown_if, frame).unwrap_or(false),
-                None => true,
-            };
-            if shown
-                && let Some(need) =
-                    param.requires.iter().find(|need| !eval::eval_bool(cx, &need.condition, frame).unwrap_or(false))
-            {
+            if let Some(need) = shown_but_unmet(cx, param, frame) {
                 return Err(reason_words(cx, need, frame));
             }
             return Err(format!("`{}` does not satisfy its condition", param.name));

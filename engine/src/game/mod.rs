@@ -1283,19 +1283,7 @@ pub enum ReplayError {
 /// The mod's `space_figures` for `space`, as the window shows them in its tooltip: each label
 /// with its value in `state` (the view of the seat watching). Like [`seat_figures`], no Lua.
 pub fn space_figures(rules: &Ruleset, state: &GameState, space: u32) -> Result<Vec<(String, f64)>, RuleError> {
-    let mut scratch = Scratch::default();
-    let mut out = Vec::with_capacity(rules.space_figures.len());
-    for (label, formula) in &rules.space_figures {
-        let mut cx = eval::ReadCx { rules, state, scratch: &mut scratch, odds: None, hooks: None };
-        let mut frame = [Value::Nil; 8];
-        frame[0] = Value::Seat(state.turn.seat);
-        frame[1] = Value::Space(space);
-        let value = eval::eval(&mut cx, &formula.expr, &frame[..(formula.frame as usize).clamp(2, 8)])
-            .map(Value::as_num)
-            .map_err(|error| error.context(rules, &format!("space_figures ({label})")))?;
-        out.push((label.clone(), value));
-    }
-    Ok(out)
+    figures(rules, state, &rules.space_figures, Value::Space(space), "space_figures")
 }
 
 /// The mod's `seats.figures` for `seat`, as the window shows them beside its resources: each
@@ -1303,13 +1291,25 @@ pub fn space_figures(rules: &Ruleset, state: &GameState, space: u32) -> Result<V
 /// what that seat may not see. Figures call no Lua, so no engine is needed. A figure that fails
 /// is an error naming it.
 pub fn seat_figures(rules: &Ruleset, state: &GameState, seat: u8) -> Result<Vec<(String, f64)>, RuleError> {
+    figures(rules, state, &rules.seat_figures, Value::Seat(seat), "seats.figures")
+}
+
+/// Each figure of `list` (label, formula about `subject`) with its value in `state`; a figure
+/// that fails is an error naming it, under `key`.
+fn figures(
+    rules: &Ruleset,
+    state: &GameState,
+    list: &[(String, crate::rules::Formula)],
+    subject: Value,
+    key: &str,
+) -> Result<Vec<(String, f64)>, RuleError> {
     let mut scratch = Scratch::default();
-    let mut out = Vec::with_capacity(rules.seat_figures.len());
-    for (label, formula) in &rules.seat_figures {
+    let mut out = Vec::with_capacity(list.len());
+    for (label, formula) in list {
         let mut cx = eval::ReadCx { rules, state, scratch: &mut scratch, odds: None, hooks: None };
-        let value = flow::read_seat_formula(&mut cx, formula, seat)
+        let value = flow::read_formula_about(&mut cx, formula, subject)
             .map(Value::as_num)
-            .map_err(|error| error.context(rules, &format!("seats.figures ({label})")))?;
+            .map_err(|error| error.context(rules, &format!("{key} ({label})")))?;
         out.push((label.clone(), value));
     }
     Ok(out)

@@ -595,13 +595,8 @@ impl Compiler<'_> {
                 .filter_map(|(id, figure)| {
                     let label = figure.label.clone().unwrap_or_else(|| id.clone());
                     let formula = c.key(id, |c| {
-                        c.key("value", |c| {
-                            let mut scope =
-                                Scope::new(Allow { no_hooks: Some(NO_HOOKS_IN_FIGURES), ..Allow::default() });
-                            scope.push("space", Type::Space, true);
-                            let (expr, _) = c.typed(&figure.value, &mut scope, Some(Type::Num))?;
-                            Some(Formula { expr, frame: scope.frame as u16 })
-                        })
+                        let subject = ("space", Type::Space);
+                        c.formula_about("value", &figure.value, subject, Type::Num, Some(NO_HOOKS_IN_FIGURES))
                     })?;
                     Some((label, formula))
                 })
@@ -1698,10 +1693,22 @@ impl Compiler<'_> {
         want: Type,
         no_hooks: Option<&'static str>,
     ) -> Option<Formula> {
-        let text = text?;
+        self.formula_about(key, text?, ("seat", Type::Seat), want, no_hooks)
+    }
+
+    /// The formula under `key`, about one thing (`subject`: its name and type, in slot 1; `me`
+    /// is slot 0), of type `want`.
+    fn formula_about(
+        &mut self,
+        key: &str,
+        text: &str,
+        subject: (&str, Type),
+        want: Type,
+        no_hooks: Option<&'static str>,
+    ) -> Option<Formula> {
         self.key(key, |c| {
             let mut scope = Scope::new(Allow { no_hooks, ..Allow::default() });
-            scope.push("seat", Type::Seat, true);
+            scope.push(subject.0, subject.1, true);
             let (expr, _) = c.typed(text, &mut scope, Some(want))?;
             Some(Formula { expr, frame: scope.frame as u16 })
         })

@@ -45,7 +45,7 @@ pub fn merge(parts: Vec<RawNode>, collections: &[&str], sources: &Sources) -> (R
 }
 
 /// The element of a variant's list that stands for the list below it, spliced in its place:
-/// `actions = ["...base", "dig_moat"]` adds an action to the base game's list.
+/// `actions = ["...base", "dig_well"]` adds an action to the list of the mod extended.
 pub const LIST_BELOW: &str = "...base";
 
 /// Lays a variant's layer over the data below as [`overlay`] does, except that the top-level

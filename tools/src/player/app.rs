@@ -22,6 +22,7 @@ use super::session::{Rewound, Session};
 use super::settings::Settings;
 use super::setup::{SetupChoice, SetupForm};
 use super::sight::{self, SightCache};
+use super::timeline::Ranked;
 use super::{describe, panels, timeline};
 
 /// How soon a change of settings is kept on disk, at the latest.
@@ -652,6 +653,9 @@ pub struct GameScreen {
     pub chart_series: Option<usize>,
     /// The Settings button was pressed: the window opens (or closes) its settings.
     pub settings_asked: bool,
+    /// The end screen's ranking and the chart's telling series, with the session revision they
+    /// were worked out at.
+    end_screen: Option<(u64, Vec<Ranked>, Vec<usize>)>,
 }
 
 impl GameScreen {
@@ -686,6 +690,7 @@ impl GameScreen {
             just_saved: None,
             chart_series: None,
             settings_asked: false,
+            end_screen: None,
         }
     }
 
@@ -1315,8 +1320,13 @@ impl GameScreen {
 
     fn game_over_window(&mut self, ui: &mut egui::Ui, choice: &mut Option<GameChoice>) {
         let stats = self.session.stats();
-        let ranking = self.session.ranking();
-        let telling = self.session.timeline.telling_series();
+        // Worked out once per state: the ranking asks the mod's standing, which may run Lua.
+        let revision = self.session.revision();
+        if self.end_screen.as_ref().is_none_or(|(at, _, _)| *at != revision) {
+            let ranking = self.session.ranking();
+            self.end_screen = Some((revision, ranking, self.session.timeline.telling_series()));
+        }
+        let Some((_, ranking, telling)) = self.end_screen.clone() else { return };
         let chosen = self.chart_series.filter(|s| telling.contains(s)).or_else(|| telling.first().copied());
         let mut open = true;
         egui::Window::new("Game over").collapsible(false).resizable(false).open(&mut open).show(ui.ctx(), |ui| {

@@ -546,9 +546,8 @@ pub fn terrain_color(rules: &Ruleset, terrain: usize) -> Color32 {
 mod tests {
     use super::*;
 
-    /// A mod's seat colours keep their names in the palette where it has a near colour (Dice
-    /// Wars: six of eight; its lime "Green" and "Purple" take what is left), and no two seats
-    /// share a colour.
+    /// A mod's seat colours keep their names in the palette where it has a near colour (here six
+    /// of eight; a lime "green" and a lilac take what is left), and no two seats share a colour.
     #[test]
     fn each_mod_colour_takes_the_nearest_free_palette_colour() {
         let colours: Vec<Color32> =

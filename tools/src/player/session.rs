@@ -774,20 +774,28 @@ impl Session {
     /// turn after its last one up to its turn now (empty when it has not had a turn before,
     /// or it is not its turn).
     pub fn since_last_turn(&self, seat: u8) -> &[LogLine] {
-        let turn_starts: Vec<(usize, u8)> = (self.events.iter().enumerate())
-            .filter_map(|(i, (_, event))| match event {
-                Event::TurnStarted { seat, .. } => Some((i, *seat)),
-                _ => None,
-            })
-            .collect();
-        let Some(&(now, current)) = turn_starts.last() else { return &[] };
+        // Back from the end (drawn every frame: only the events since that turn are read): the
+        // turn now, which must be the seat's, then its previous one, and the turn after it.
+        let mut turn_starts = (self.events.iter().enumerate().rev()).filter_map(|(i, (_, event))| match event {
+            Event::TurnStarted { seat, .. } => Some((i, *seat)),
+            _ => None,
+        });
+        let Some((now, current)) = turn_starts.next() else { return &[] };
         if current != seat {
             return &[];
         }
-        // Its previous turn, and the turn that followed it: the first thing it did not see.
-        let Some(previous) = turn_starts.iter().rev().skip(1).position(|&(_, s)| s == seat) else { return &[] };
-        let after = turn_starts.len() - 1 - previous;
-        let from = turn_starts.get(after).map_or(now, |&(i, _)| i);
+        let mut from = now;
+        let mut found = false;
+        for (i, starter) in turn_starts {
+            if starter == seat {
+                found = true;
+                break;
+            }
+            from = i;
+        }
+        if !found {
+            return &[];
+        }
         let first = self.log.partition_point(|line| line.event < from);
         let last = self.log.partition_point(|line| line.event < now);
         &self.log[first..last]
