@@ -1354,3 +1354,144 @@ effect = []
     assert!(session.undo(), "resting is taken back");
     assert_eq!(texts(&session), before);
 }
+
+/// The window's clock, in seconds.
+fn now(harness: &Harness<'static, PlayerApp>) -> f64 {
+    harness.ctx.input(|i| i.time)
+}
+
+/// Draws frames until `seconds` of the window's clock have passed.
+fn step_for(harness: &mut Harness<'static, PlayerApp>, seconds: f64) {
+    let until = now(harness) + seconds;
+    while now(harness) < until {
+        harness.step();
+    }
+}
+
+#[test]
+fn an_attacks_dice_tumble_then_its_outcome_is_said_and_esc_skips_the_rest() {
+    let mods = vec![ModEntry::load(&mods_dir().join("dice_wars"), Origin::Bundled)];
+    let mut harness = started(mods, 11);
+    let game = harness.state_mut().game_mut().expect("game");
+    // The slowest pace: the dice tumble 0.6 s, the outcome flashes 0.75 s, the banner 2.7 s.
+    game.computer_delay = 2.0;
+    harness.step();
+    let session = &mut harness.state_mut().game_mut().expect("game").session;
+    let attack = *session.legal().iter().find(|a| matches!(a.kind, ActionKind::Rule(_))).expect("an attack");
+    let to = attack.args[1] as u32;
+    let defender = session.state.owner(to);
+    session.act(attack).expect("the attack is legal");
+    let conquered = session.state.owner(to) != defender;
+    harness.step();
+    let game = harness.state().game().expect("game");
+    let t = now(&harness);
+    assert!(game.motion.rolling(t), "the dice tumble first");
+    assert!(has_label(&harness, "…"), "no total while they tumble");
+    let drawn = game.motion.before_state(t).expect("the board shows the game from before the attack");
+    assert_eq!(drawn.owner(to), defender, "the outcome is not shown before the dice settle");
+    assert!(game.motion.banner(t).is_none());
+    step_for(&mut harness, 0.9);
+    let game = harness.state().game().expect("game");
+    let t = now(&harness);
+    assert!(!game.motion.rolling(t) && game.motion.before_state(t).is_none(), "the dice have settled");
+    let said = if conquered { "Conquered" } else { "Repelled" };
+    assert!(has_label(&harness, said), "the banner says {said}");
+    let flashed = game.motion.frame(t).flashes.iter().any(|(space, _)| *space == to);
+    assert_eq!(flashed, conquered, "a conquered territory flashes");
+    // Esc skips what is left.
+    harness.key_press(egui::Key::Escape);
+    harness.step();
+    let game = harness.state().game().expect("game");
+    assert!(!game.motion.is_playing(now(&harness)) && !has_label(&harness, said), "Esc skipped the motion");
+
+    // The computer's next attack waits until the last one has been shown.
+    let game = harness.state_mut().game_mut().expect("game");
+    game.session.act(meeple_engine::game::Action::pass()).expect("the turn ends");
+    let mut acted_while_busy = 0;
+    let mut actions = harness.state().game().expect("game").session.history.len();
+    let mut banners = 0;
+    for _ in 0..3000 {
+        let busy = harness.state().game().expect("game").motion.is_busy(now(&harness));
+        harness.step();
+        let game = harness.state().game().expect("game");
+        if game.session.history.len() > actions && busy {
+            acted_while_busy += 1;
+        }
+        actions = game.session.history.len();
+        banners += usize::from(has_label(&harness, "Conquered") || has_label(&harness, "Repelled"));
+        if game.session.is_human_turn() {
+            break;
+        }
+    }
+    assert_eq!(acted_while_busy, 0, "no computer move while the last one was still shown");
+    assert!(banners > 0, "the computer's attacks were said too");
+
+    // Reduced motion: the end at once.
+    harness.state_mut().settings.reduce_motion = true;
+    harness.step();
+    let session = &mut harness.state_mut().game_mut().expect("game").session;
+    if let Some(attack) = session.legal().iter().find(|a| matches!(a.kind, ActionKind::Rule(_))).copied() {
+        session.act(attack).expect("legal");
+        harness.step();
+        let game = harness.state().game().expect("game");
+        let t = now(&harness);
+        assert!(!game.motion.is_playing(t) && game.motion.before_state(t).is_none(), "no motion");
+        assert!(!has_label(&harness, "…"), "the dice show their faces at once");
+    }
+}
+
+#[test]
+fn a_moving_piece_travels_its_path_and_a_hit_shows_its_loss_over_the_target() {
+    let mods = vec![ModEntry::load(&mods_dir().join("dunes_of_terror"), Origin::Bundled)];
+    let mut harness = started(mods, 3);
+    let game = harness.state_mut().game_mut().expect("game");
+    let session = &mut game.session;
+    assert!(session.is_human_turn());
+    let me = session.state.seat_piece(0).expect("Police 1 stands on the map");
+    let from = session.state.pieces[me as usize].space;
+    let board = session.state.board.clone();
+    let health = session.state.pieces[me as usize].stats[0];
+    assert_eq!(health, 100);
+    // Move: roll, then take the farthest tile offered.
+    click(&mut harness, "Move");
+    let game = harness.state_mut().game_mut().expect("game");
+    game.computer_delay = 1.5;
+    let far = game
+        .session
+        .options()
+        .into_iter()
+        .filter_map(|o| Some((o.arg, o.space?)))
+        .max_by_key(|&(_, space)| board.distance(from, space).unwrap_or(0))
+        .expect("tiles to move to");
+    game.session.choose(far.0);
+    assert_eq!(game.session.state.pieces[me as usize].space, far.1);
+    harness.step();
+    let game = harness.state().game().expect("game");
+    let frame = game.motion.frame(now(&harness));
+    let (piece, path, _) = frame.travelling.first().expect("the piece is on its way");
+    assert_eq!(*piece, me);
+    assert_eq!((path.first(), path.last()), (Some(&from), Some(&far.1)), "from where it stood to where it goes");
+    assert!(path.windows(2).all(|w| board.distance(w[0], w[1]) == Some(1)), "step by step: {path:?}");
+    assert!(path.len() >= 2);
+    harness.run();
+    assert!(!harness.state().game().expect("game").motion.is_playing(now(&harness)), "the move ends");
+
+    // A hit on a piece whose health is drawn as a bar: the loss rises over it and is said.
+    let t = now(&harness);
+    let game = harness.state_mut().game_mut().expect("game");
+    let enemy = game.session.state.pieces.iter().position(|p| p.alive && p.owner == 2).expect("Terrorists 1") as u32;
+    let rules = game.session.rules.clone();
+    let events =
+        vec![meeple_engine::game::Event::StatChanged { piece: enemy, stat: 0, from: 100, to: 88, owner: Some(2) }];
+    let state = game.session.state.clone();
+    game.motion.follow(&rules, &state, &events, usize::MAX, &[], None, t, 1.5);
+    let frame = game.motion.frame(t + 0.01);
+    let space = state.pieces[enemy as usize].space;
+    assert_eq!(frame.floats.first().map(|f| (f.0, f.1.as_str())), Some((space, "-12")));
+    assert!(frame.flashes.iter().any(|(s, _)| *s == space));
+    assert_eq!(game.motion.banner(t + 0.01).map(|b| b.0), Some("Hit for 12"));
+    // Its bar under the piece: health out of the stat's maximum, 100.
+    game.session.edit_state(|state| state.pieces[enemy as usize].stats[0] = 88);
+    let bar = meeple::player::board_view::bar_share(&rules, &game.session.state.pieces[enemy as usize]);
+    assert_eq!(bar, Some(0.88));
+}

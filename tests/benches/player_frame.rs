@@ -6,7 +6,9 @@
 //!
 //! Views: the default one (the board at its starting zoom, about half the rows in view, with
 //! cell outlines and rulers); the same with the pointer over the board (hovered space, tooltip);
-//! and zoomed out until the whole board is in view (every cell drawn). Dice Wars' territory map
+//! the same in motion (a die tumbling, a piece travelling six steps, a hit flashing with its
+//! loss rising and a banner, started again whenever it ends); and zoomed out until the whole
+//! board is in view (every cell drawn). Dice Wars' territory map
 //! at its default view for comparison. The issue asks for at most 4 ms a frame on the project's
 //! 2-core machine.
 //!
@@ -18,7 +20,9 @@ use std::time::{Duration, Instant};
 use criterion::Criterion;
 use egui::{Event, Pos2, RawInput, Rect, pos2, vec2};
 use meeple::player::catalog::{ModEntry, Origin};
+use meeple::player::session::RollShown;
 use meeple::player::{PlayerApp, StartOptions};
+use meeple_engine::game::Event as GameEvent;
 use meeple_tests::mods_dir;
 
 /// The window's size in points (and pixels).
@@ -30,6 +34,8 @@ const OVER_BOARD: Pos2 = pos2(475.0, 400.0);
 struct Window {
     ctx: egui::Context,
     app: PlayerApp,
+    /// Whether each frame keeps motion playing ([`Window::keep_moving`]).
+    moving: bool,
 }
 
 impl Window {
@@ -38,7 +44,7 @@ impl Window {
         let options = StartOptions { mod_name: Some(id.into()), start: true, seed: Some(1), ..Default::default() };
         let mut app = PlayerApp::with_mods(mods, options);
         app.game_mut().expect("the game starts at once").paused = true;
-        let mut window = Self { ctx: egui::Context::default(), app };
+        let mut window = Self { ctx: egui::Context::default(), app, moving: false };
         // The first frames build the fonts and settle the layout; the board fits itself.
         for _ in 0..3 {
             window.frame(Vec::new());
@@ -55,6 +61,9 @@ impl Window {
 
     /// The UI part of a frame: the shapes to paint.
     fn run_ui(&mut self, events: Vec<Event>) -> (Vec<egui::epaint::ClippedShape>, f32) {
+        if self.moving {
+            self.keep_moving();
+        }
         let input = RawInput {
             screen_rect: Some(Rect::from_min_size(Pos2::ZERO, vec2(SCREEN[0], SCREEN[1]))),
             events,
@@ -101,6 +110,31 @@ impl Window {
         }
     }
 
+    /// Keeps motion playing: the first seat's piece rolls, travels six steps and hits the
+    /// second seat's for 12, again as soon as the last one has been shown.
+    fn keep_moving(&mut self) {
+        let now = self.ctx.input(|i| i.time);
+        let game = self.app.game_mut().expect("in a game");
+        if game.motion.is_busy(now) {
+            return;
+        }
+        let session = &mut game.session;
+        let state = &session.state;
+        let mover = state.seat_piece(0).expect("the first seat's piece");
+        let target = state.seat_piece(1).expect("the second seat's piece");
+        let from = state.pieces[mover as usize].space;
+        let to = state.board.space_ids().find(|&s| state.board.distance(from, s) == Some(6)).expect("six steps away");
+        let events = vec![
+            GameEvent::Rolled { roll: Some("move".into()), sides: 6, faces: vec![6], value: 6 },
+            GameEvent::PieceMoved { piece: mover, from: Some(from), to: Some(to) },
+            GameEvent::StatChanged { piece: target, stat: 0, from: 100, to: 88, owner: Some(1) },
+        ];
+        session.last_rolls = vec![RollShown { name: Some("move".into()), sides: 6, faces: vec![6], value: 6, seat: 0 }];
+        let count = session.event_count();
+        let (rules, state) = (session.rules.clone(), session.state.clone());
+        game.motion.follow(&rules, &state, &events, count, &[], None, now, 1.0);
+    }
+
     /// Takes the pointer off the window.
     fn leave(&mut self) {
         self.frame(vec![Event::PointerGone]);
@@ -143,6 +177,11 @@ fn benches(c: &mut Criterion) {
     dunes.hover_board();
     dunes.describe("dunes_default_hover");
     group.bench_function("dunes_default_hover", |b| b.iter(|| black_box(dunes.frame(Vec::new()))));
+
+    dunes.moving = true;
+    dunes.describe("dunes_in_motion");
+    group.bench_function("dunes_in_motion", |b| b.iter(|| black_box(dunes.frame(Vec::new()))));
+    dunes.moving = false;
 
     dunes.zoom_out_to_whole_board();
     dunes.describe("dunes_whole_board");

@@ -246,11 +246,28 @@ pub struct CounterDef {
     /// `meeple run` and the computer players read it as any number. Unlike `hidden`.
     #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub shown: bool,
+    /// For a piece's stat (health, hit points, strength): draw it as a bar under each piece,
+    /// full at the stat's `max` (`bar = true`) or at another stat of the same piece
+    /// (`bar = "max_health"`), and show a fall of it as a hit — the piece flashes, the loss
+    /// rises over it ("-12") and a banner says "Hit for 12" unless the action's own `banner`
+    /// says otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bar: Option<BarDecl>,
+}
+
+/// How full a stat's bar is (see `CounterDef::bar`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum BarDecl {
+    /// `true`: full at the stat's `max`; `false`: no bar.
+    AtMax(bool),
+    /// Full at this other stat of the same piece.
+    AtStat(String),
 }
 
 impl Default for CounterDef {
     fn default() -> Self {
-        Self { label: None, initial: 0, min: None, max: None, hidden: false, shown: true }
+        Self { label: None, initial: 0, min: None, max: None, hidden: false, shown: true, bar: None }
     }
 }
 
@@ -769,6 +786,12 @@ pub struct ActionDef {
     /// The label of cancelling the action after its roll (with `after_roll`), e.g. "Cancel move".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cancel_label: Option<String>,
+    /// The words the player window shows large over the board once the action is decided,
+    /// by its `success`: `{ success = "Taken", failure = "Held off" }`. Either may be left out
+    /// (that outcome then shows none). Needs `success`. Without it the window says nothing but
+    /// the hits on a stat drawn as a `bar`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub banner: Option<BannerDef>,
     /// *Expression*: an extra condition over all parameters for the action to be legal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when: Option<String>,
@@ -812,6 +835,18 @@ pub struct ActionDef {
     /// How computer players value this action.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ai: Option<AiHintDef>,
+}
+
+/// What the player window says of an action's outcome (see `ActionDef::banner`).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BannerDef {
+    /// Shown when `success` holds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub success: Option<String>,
+    /// Shown when `success` does not hold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<String>,
 }
 
 /// A condition an action needs before any choice, and why it is missing when it does not hold.

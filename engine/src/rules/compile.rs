@@ -11,7 +11,7 @@ use super::ir::{
     LoopKind, Place, Proc, Read, Rounding, Stmt, TagOf, Type, Value, block_extent,
 };
 use super::{
-    ActionRule, CounterInfo, DeckInfo, EndRule, Formula, HookRef, HookSource, HookUse, ItemInfo, NamedEffect,
+    ActionRule, BarFull, CounterInfo, DeckInfo, EndRule, Formula, HookRef, HookSource, HookUse, ItemInfo, NamedEffect,
     NamedFormula, ParamRule, ParamSource, PhaseRule, PieceKindInfo, Program, ReasonPart, Requirement, Ruleset,
     TerrainInfo, TriggerRule, language,
 };
@@ -460,10 +460,11 @@ impl Compiler<'_> {
                 })
             });
         }
-        let space_counters = self.key("space_counters", |c| c.counters(&data.space_counters, false, &SPACE_FIELDS));
-        let resources = self.key("resources", |c| c.counters(&data.resources, false, &SEAT_FIELDS));
-        let stats = self.key("stats", |c| c.counters(&data.stats, false, &PIECE_FIELDS));
-        let vars = self.key("vars", |c| c.counters(&data.vars, true, &[]));
+        let space_counters =
+            self.key("space_counters", |c| c.counters(&data.space_counters, false, &SPACE_FIELDS, false));
+        let resources = self.key("resources", |c| c.counters(&data.resources, false, &SEAT_FIELDS, false));
+        let stats = self.key("stats", |c| c.counters(&data.stats, false, &PIECE_FIELDS, true));
+        let vars = self.key("vars", |c| c.counters(&data.vars, true, &[], false));
         let terrain = self.key("terrain", |c| c.terrain(data));
         let piece_kinds = self.key("pieces", |c| c.piece_kinds(data, &stats));
         let items = self.key("items", |c| c.items(data));
@@ -703,6 +704,7 @@ impl Compiler<'_> {
         decls: &IndexMap<String, CounterDecl>,
         bare: bool,
         builtin_fields: &[&str],
+        bars_drawn: bool,
     ) -> Vec<CounterInfo> {
         decls
             .iter()
@@ -726,6 +728,41 @@ impl Compiler<'_> {
                     });
                 }
                 self.key(id, |c| if bare { check_name(c, id) } else { check_field_name(c, id) });
+                let bar = match &def.bar {
+                    None | Some(defs::BarDecl::AtMax(false)) => None,
+                    Some(_) if !bars_drawn => {
+                        self.key(id, |c| {
+                            c.key("bar", |c| {
+                                c.problem(None, "only a piece's stat (`[stats.…]`) is drawn as a bar", None)
+                            })
+                        });
+                        None
+                    }
+                    Some(defs::BarDecl::AtMax(true)) if def.max.is_none() => {
+                        self.key(id, |c| {
+                            c.key("bar", |c| {
+                                let message = "`bar = true` is full at the stat's `max`: give it one, or name the \
+                                               stat it is full at (`bar = \"max_health\"`)";
+                                c.problem(None, message, None)
+                            })
+                        });
+                        None
+                    }
+                    Some(defs::BarDecl::AtMax(true)) => Some(BarFull::Max),
+                    Some(defs::BarDecl::AtStat(full)) => match decls.get_index_of(full.as_str()) {
+                        Some(index) if full != id => Some(BarFull::Stat(index as u16)),
+                        _ => {
+                            let names: Vec<&str> = decls.keys().map(String::as_str).filter(|n| n != id).collect();
+                            self.key(id, |c| {
+                                c.key("bar", |c| {
+                                    let message = format!("no other stat is called `{full}`");
+                                    c.problem(None, message, did_you_mean(full, names.iter().copied()))
+                                })
+                            });
+                            None
+                        }
+                    },
+                };
                 CounterInfo {
                     id: id.clone(),
                     label: def.label.clone().unwrap_or_else(|| id.clone()),
@@ -734,6 +771,7 @@ impl Compiler<'_> {
                     max: max.max(min),
                     hidden: def.hidden,
                     shown: def.shown,
+                    bar,
                 }
             })
             .collect()
@@ -1166,6 +1204,11 @@ impl Compiler<'_> {
         if !def.after_roll.is_empty() && def.rolls.is_empty() {
             self.key("after_roll", |c| c.problem(None, "`after_roll` choices need `rolls` to come after", None));
         }
+        if def.success.is_none() && def.banner.is_some() {
+            self.key("banner", |c| {
+                c.problem(None, "a banner tells the outcome of `success`: this action has none", None)
+            });
+        }
         if def.after_roll.is_empty() && def.cancel_label.is_some() {
             self.key("cancel_label", |c| {
                 c.problem(None, "only actions with `after_roll` choices can be cancelled", None)
@@ -1315,6 +1358,7 @@ impl Compiler<'_> {
             on_failure,
             effect,
             preview,
+            banner: def.banner.as_ref().map(|b| (b.success.clone(), b.failure.clone())).unwrap_or_default(),
             before_roll,
             cancel_label: def.cancel_label.clone().unwrap_or_else(|| format!("Cancel {}", def.label.to_lowercase())),
             budget_slot,

@@ -25,6 +25,17 @@ pub struct CounterInfo {
     pub hidden: bool,
     /// `false`: bookkeeping kept off the player window, though no secret.
     pub shown: bool,
+    /// A piece's stat drawn as a bar, its falls shown as hits (see `CounterDef::bar`).
+    pub bar: Option<BarFull>,
+}
+
+/// What a stat's bar is full at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BarFull {
+    /// The stat's own `max`.
+    Max,
+    /// Another stat of the piece, by index.
+    Stat(u16),
 }
 
 impl CounterInfo {
@@ -326,6 +337,8 @@ pub struct ActionRule {
     pub on_failure: Block,
     pub effect: Block,
     pub preview: Vec<(String, Expr)>,
+    /// The words shown once the action is decided: on success, on failure.
+    pub banner: (Option<String>, Option<String>),
     /// How many of `params` are chosen before the roll; the rest are `after_roll` choices.
     pub before_roll: usize,
     pub cancel_label: String,

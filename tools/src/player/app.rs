@@ -15,6 +15,7 @@ use super::board_view::{BoardView, Mark, Overlay};
 use super::catalog::{self, ModEntry, Origin};
 use super::files::{BrowseAnswer, BrowsePurpose, FileDialogs, FolderBrowser, NativeDialogs, Picked, RecentSaves};
 use super::keys::{self, Command};
+use super::motion::Motion;
 use super::preview::ModPreview;
 use super::reload::{ModWatcher, Reload};
 use super::replay::{ReplayChoice, ReplayViewer};
@@ -282,6 +283,7 @@ impl PlayerApp {
             self.recent.remember(&path);
         }
         if let Screen::Game(game) = &mut self.screen {
+            game.reduce_motion = self.settings.reduce_motion;
             game.obey_keys(ui.ctx());
         }
         self.browser_ui(ui.ctx());
@@ -656,6 +658,10 @@ pub struct GameScreen {
     /// The end screen's ranking and the chart's telling series, with the session revision they
     /// were worked out at.
     end_screen: Option<(u64, Vec<Ranked>, Vec<usize>)>,
+    /// The dice, moves, flashes and banners of the last actions, still playing.
+    pub motion: Motion,
+    /// The "reduce motion" setting: every action shows its end at once.
+    pub reduce_motion: bool,
 }
 
 impl GameScreen {
@@ -691,6 +697,8 @@ impl GameScreen {
             chart_series: None,
             settings_asked: false,
             end_screen: None,
+            motion: Motion::default(),
+            reduce_motion: false,
         }
     }
 
@@ -701,6 +709,7 @@ impl GameScreen {
         let session = Session::new(self.session.rules.clone(), setup)?;
         let mut next = GameScreen::new(session, self.watcher.folder());
         next.computer_delay = self.computer_delay;
+        next.reduce_motion = self.reduce_motion;
         Ok(next)
     }
 
@@ -713,9 +722,11 @@ impl GameScreen {
             return;
         }
         let handing_over = self.awaiting_handover();
+        let now = ctx.input(|i| i.time);
         for command in keys::read(ctx) {
             match command {
                 Command::Keys => self.show_keys = !self.show_keys,
+                Command::Cancel if self.motion.is_playing(now) => self.motion.skip(),
                 Command::Cancel if self.show_keys => self.show_keys = false,
                 _ if handing_over => {}
                 Command::Cancel => self.session.cancel_choice(),
@@ -887,7 +898,8 @@ impl GameScreen {
             ctx.request_repaint();
             return;
         }
-        if self.paused {
+        if self.paused || self.motion.is_busy(now) {
+            // The next move waits for this one to be shown (the motion asks for the frames).
             return;
         }
         let delay = f64::from(self.computer_delay);
@@ -912,6 +924,7 @@ impl GameScreen {
             self.apply_reload(reload);
         }
         self.pace_computers(ui.ctx(), now);
+        self.follow_motion(ui.ctx(), now);
         let choice_made = self.screen_ui(ui, &mut choice);
         if self.show_keys {
             self.keys_window(ui.ctx());
@@ -927,6 +940,51 @@ impl GameScreen {
             ui.ctx().request_repaint();
         }
         choice
+    }
+
+    /// Turns what the last actions did into motion, or passes over it (reduced motion, a pace of
+    /// 0, computers skipped), and keeps frames coming while anything moves.
+    fn follow_motion(&mut self, ctx: &egui::Context, now: f64) {
+        let shown = !self.reduce_motion && !self.skipping && self.computer_delay > 0.0;
+        self.session.keep_before = shown;
+        let count = self.session.event_count();
+        let before = self.session.take_before();
+        if shown {
+            let events = self.session.seen_events(self.motion.seen().min(count));
+            let session = &self.session;
+            let pace = f64::from(self.computer_delay);
+            self.motion.follow(&session.rules, &session.state, &events, count, &session.last_places, before, now, pace);
+        } else {
+            self.motion.skip();
+            self.motion.pass_over(count);
+        }
+        self.motion.tidy(now);
+        if self.motion.is_playing(now) {
+            ctx.request_repaint();
+        }
+    }
+
+    /// The banner of the last action's outcome, large over the top of the board.
+    fn banner_ui(&self, ctx: &egui::Context, now: f64) {
+        let (Some((text, tone, opacity)), Some(board)) = (self.motion.banner(now), self.board.drawn_rect()) else {
+            return;
+        };
+        egui::Area::new(egui::Id::unique("motion banner"))
+            .order(egui::Order::Foreground)
+            .interactable(false)
+            .pivot(egui::Align2::CENTER_TOP)
+            .fixed_pos(board.center_top() + egui::vec2(0.0, 12.0))
+            .show(ctx, |ui| {
+                ui.multiply_opacity(opacity);
+                egui::Frame::new()
+                    .fill(Color32::from_black_alpha(190))
+                    .corner_radius(10.0)
+                    .inner_margin(egui::Margin::symmetric(22, 10))
+                    .show(ui, |ui| {
+                        // One line, however narrow the board: a banner is a word or two.
+                        ui.add(egui::Label::new(RichText::new(text).size(28.0).strong().color(tone.color())).extend());
+                    });
+            });
     }
 
     /// The question being asked, as a modal window.
@@ -1146,7 +1204,11 @@ impl GameScreen {
                 }
                 if !self.session.last_rolls.is_empty() {
                     ui.separator();
-                    panels::dice(ui, &self.session.rules, &self.session.state, &self.session.last_rolls);
+                    let now = ui.input(|i| i.time);
+                    // A new face about twelve times a second while the dice tumble.
+                    let tumbling = self.motion.rolling(now).then_some((now * 12.0) as u64);
+                    let session = &self.session;
+                    panels::dice(ui, &session.rules, &session.state, &session.last_rolls, tumbling);
                 }
 
                 self.hand_ui(ui);
@@ -1175,11 +1237,16 @@ impl GameScreen {
                 self.board.keep_in_view(space, ui.available_size());
                 self.board.followed = ring;
             }
+            // While an action's dice tumble, the board shows the game from before it.
+            let now = ui.input(|i| i.time);
+            let drawn = self.motion.before_state(now).unwrap_or(&self.session.state);
+            let motion = self.motion.frame(now);
+            let motion = (!motion.is_empty()).then_some(&motion);
             let response = self.board.show(
                 ui,
                 &self.session.rules,
-                &self.session.state,
-                &Overlay { marks: &marks, ring, notes: &notes, sight },
+                drawn,
+                &Overlay { marks: &marks, ring, notes: &notes, sight, motion },
             );
             if let Some(space) = response.clicked {
                 if self.session.is_human_turn() {
@@ -1190,6 +1257,7 @@ impl GameScreen {
             }
         });
 
+        self.banner_ui(ui.ctx(), ui.input(|i| i.time));
         if self.session.is_over() && !self.over_closed {
             self.game_over_window(ui, choice);
         }
@@ -1869,12 +1937,14 @@ win = "seat.coins >= 99"
         harness.state_mut().settings.ui_scale = 1.5;
         harness.run();
         assert_eq!(harness.ctx.zoom_factor(), 1.5, "the interface follows the scale");
+        click(&mut harness, "Reduce motion");
+        assert!(game(&harness).reduce_motion, "the game follows the setting");
 
         // Kept by eframe's storage at the end of a run, read back at the start of the next.
         let mut kept = Kept::default();
         eframe::App::save(harness.state_mut(), &mut kept);
         let next = Settings::load(Some(&kept));
-        assert_eq!(next, Settings { colour_blind_safe: true, ui_scale: 1.5 });
+        assert_eq!(next, Settings { colour_blind_safe: true, ui_scale: 1.5, reduce_motion: true });
         assert_eq!(Settings::load(None), Settings::default(), "a first run");
         eframe::Storage::set_string(&mut kept, crate::player::settings::STORAGE_KEY, "{\"ui_scale\": 9}".into());
         assert_eq!(Settings::load(Some(&kept)).ui_scale, 2.0, "a scale out of range is brought within it");

@@ -11,9 +11,10 @@ use egui::{Align2, Color32, FontId, Pos2, Rect, RichText, Sense, Shape, Stroke, 
 use meeple_engine::board::{Board, BoardSpec, LabelSpec, OffsetKind, Topology};
 use meeple_engine::game::GameState;
 use meeple_engine::game::state::{NO_PIECE, NO_SEAT, NO_SPACE};
-use meeple_engine::rules::Ruleset;
+use meeple_engine::rules::{BarFull, Ruleset};
 
 use super::describe;
+use super::motion::MotionFrame;
 
 /// How a space is marked while a person chooses an action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -365,6 +366,8 @@ pub struct Overlay<'a> {
     /// Per space, whether the selected piece sees it: the spaces it sees are lit, the others
     /// shaded. `None` draws no line of sight.
     pub sight: Option<&'a [bool]>,
+    /// What is moving, flashing or rising at this moment (see [`super::motion`]).
+    pub motion: Option<&'a MotionFrame>,
 }
 
 impl BoardView {
@@ -397,6 +400,11 @@ impl BoardView {
             .min_by(|a, b| a.distance(middle).total_cmp(&b.distance(middle)))
             .unwrap_or(middle);
         Some(rect.center() + (world - self.center) * self.zoom)
+    }
+
+    /// Where the board was drawn last frame, on the screen.
+    pub fn drawn_rect(&self) -> Option<Rect> {
+        self.last_rect
     }
 
     /// Pixels per board unit.
@@ -540,6 +548,11 @@ impl BoardView {
             }
             painter.add(Shape::mesh(mesh));
         }
+        if let Some(motion) = overlay.motion {
+            for (space, color) in &motion.flashes {
+                self.tint_space(&painter, geometry, state, &to_screen, *space, *color);
+            }
+        }
         // Thin outlines between cells of grid boards, when zoomed in enough to see them.
         if geometry.kind != CellKind::Node && geometry.cells.len() == state.board.space_count() && self.zoom >= 10.0 {
             let stroke = Stroke::new(1.0, Color32::from_black_alpha(40));
@@ -653,9 +666,16 @@ impl BoardView {
                 && piece.across == NO_SPACE
                 && (piece.space as usize) < state.board.space_count()
         };
+        // Pieces on their way are drawn where they are along their path, alone.
+        let travelling: HashMap<u32, Pos2> = overlay
+            .motion
+            .map(|m| m.travelling.iter().map(|(piece, path, t)| (*piece, along(geometry, path, *t))).collect())
+            .unwrap_or_default();
         let mut standing_on: HashMap<u32, u32> = HashMap::new();
-        for piece in state.pieces.iter().filter(standing) {
-            *standing_on.entry(piece.space).or_default() += 1;
+        for (_, piece) in state.pieces.iter().enumerate().filter(|(id, _)| !travelling.contains_key(&(*id as u32))) {
+            if standing(&piece) {
+                *standing_on.entry(piece.space).or_default() += 1;
+            }
         }
         // Room for one piece: a node's disc, or most of a cell.
         let (full_radius, room) = if geometry.kind == CellKind::Node {
@@ -671,21 +691,30 @@ impl BoardView {
                 self.draw_piece_between(&painter, &geometry, &visible, &to_screen, rules, state, id as u32, &held);
                 continue;
             }
-            let Some(center) = geometry.center(piece.space) else { continue };
-            if !visible.contains(center) {
-                continue;
-            }
-            // Several pieces on a space share it in a grid of smaller discs, so none hides
-            // another (a flag, an army and a tower on one territory) and none spills over
-            // into the next space.
-            let stacked = on_space.entry(piece.space).or_default();
-            let (offset, radius) = stack_slot(*stacked, standing_on[&piece.space], full_radius, room);
-            let at = to_screen(center) + offset;
-            *stacked += 1;
+            let (at, radius) = if let Some(world) = travelling.get(&(id as u32)) {
+                (to_screen(*world), full_radius * 0.9)
+            } else {
+                let Some(center) = geometry.center(piece.space) else { continue };
+                if !visible.contains(center) {
+                    continue;
+                }
+                // Several pieces on a space share it in a grid of smaller discs, so none hides
+                // another (a flag, an army and a tower on one territory) and none spills over
+                // into the next space.
+                let stacked = on_space.entry(piece.space).or_default();
+                let (offset, radius) = stack_slot(*stacked, standing_on[&piece.space], full_radius, room);
+                *stacked += 1;
+                (to_screen(center) + offset, radius)
+            };
             let color = describe::seat_color(rules, state, piece.owner);
             painter.circle(at, radius, color, Stroke::new(1.0, Color32::BLACK));
             if overlay.ring == Some(id as u32) {
                 painter.circle_stroke(at, radius + 3.0, Stroke::new(2.5, Color32::WHITE));
+            }
+            if radius >= 6.0
+                && let Some(share) = bar_share(rules, piece)
+            {
+                health_bar(&painter, at + vec2(0.0, radius + 2.0), radius, share);
             }
             if let Some(kind) = rules.piece_kinds.get(piece.kind as usize)
                 && self.zoom >= 14.0
@@ -753,6 +782,9 @@ impl BoardView {
                 painter.galley(rect.min + vec2(2.0, 0.0), galley, Color32::from_gray(250));
             }
         }
+        if let Some(motion) = overlay.motion {
+            self.draw_arrows_and_floats(&painter, geometry, &to_screen, motion);
+        }
         self.draw_rulers(&painter, rect, rules);
         let mut result = BoardResponse::default();
         if let Some(pointer) = response.hover_pos() {
@@ -777,6 +809,72 @@ impl BoardView {
             });
         }
         result
+    }
+
+    /// Lays a colour over a whole space: its cell, node, or every cell of its territory.
+    fn tint_space(
+        &self,
+        painter: &egui::Painter,
+        geometry: &Geometry,
+        state: &GameState,
+        to_screen: &dyn Fn(Pos2) -> Pos2,
+        space: u32,
+        color: Color32,
+    ) {
+        let Some(center) = geometry.center(space) else { return };
+        let mut mesh = Mesh::default();
+        if geometry.kind == CellKind::Node {
+            painter.circle_filled(to_screen(center), geometry.node_radius * self.zoom * 1.1, color);
+            return;
+        } else if geometry.cells.len() == state.board.space_count() {
+            add_polygon(&mut mesh, to_screen(center), &geometry.corners, self.zoom, color);
+        } else {
+            for &(cell, s) in &geometry.cells {
+                if s == Some(space) {
+                    add_polygon(&mut mesh, to_screen(cell), &geometry.corners, self.zoom, color);
+                }
+            }
+        }
+        painter.add(Shape::mesh(mesh));
+    }
+
+    /// The arrows of actions from one place to another, and the words rising over spaces.
+    fn draw_arrows_and_floats(
+        &self,
+        painter: &egui::Painter,
+        geometry: &Geometry,
+        to_screen: &dyn Fn(Pos2) -> Pos2,
+        motion: &MotionFrame,
+    ) {
+        for &(from, to, color, grown, alpha) in &motion.arrows {
+            let (Some(a), Some(b)) = (geometry.center(from), geometry.center(to)) else { continue };
+            let (a, b) = (to_screen(a), to_screen(b));
+            let tip = a + (b - a) * grown;
+            let width = (self.zoom * 0.18).clamp(5.0, 10.0);
+            let along = (b - a).normalized();
+            let head = (width * 2.4).min(a.distance(b) * 0.5);
+            let base = tip - along * head;
+            let side = along.rot90() * head * 0.6;
+            // A dark outline, so the arrow shows on land of its own colour.
+            let outline = Stroke::new(2.5, Color32::BLACK.gamma_multiply(alpha));
+            let ink = color.gamma_multiply(alpha);
+            painter.line_segment([a, base], Stroke::new(width + 5.0, outline.color));
+            painter.add(Shape::convex_polygon(vec![tip, base + side, base - side], ink, outline));
+            painter.line_segment([a, base], Stroke::new(width, ink));
+        }
+        let font = FontId::proportional((self.zoom * 0.6).clamp(14.0, 30.0));
+        for (space, text, color, risen) in &motion.floats {
+            let Some(center) = geometry.center(*space) else { continue };
+            let at = to_screen(center) - vec2(0.0, (0.3 + risen) * self.zoom.clamp(20.0, 60.0));
+            painter.text(
+                at + vec2(1.5, 1.5),
+                Align2::CENTER_CENTER,
+                text,
+                font.clone(),
+                Color32::BLACK.gamma_multiply(color.a() as f32 / 255.0),
+            );
+            painter.text(at, Align2::CENTER_CENTER, text, font.clone(), *color);
+        }
     }
 
     fn to_world(&self, rect: Rect, screen: Pos2) -> Pos2 {
@@ -927,6 +1025,60 @@ impl BoardView {
         }
         if let Some(count) = held.get(&id) {
             count_badge(painter, at + (to - from).normalized() * (width * 1.6), (width * 0.7).max(6.0), *count);
+        }
+    }
+}
+
+/// How full the piece's bar is (0 to 1): the first stat the mod draws as a bar, when the
+/// watcher may see it and the piece has it (its kind gives it or the full value, or every
+/// piece starts with some).
+pub fn bar_share(rules: &Ruleset, piece: &meeple_engine::game::state::Piece) -> Option<f32> {
+    let (stat, info) = rules.stats.iter().enumerate().find(|(_, s)| s.bar.is_some() && s.on_screen())?;
+    let full_stat = match info.bar? {
+        BarFull::Max => None,
+        BarFull::Stat(other) => Some(other as usize),
+    };
+    let full = match full_stat {
+        None => info.max,
+        Some(other) => *piece.stats.get(other)?,
+    };
+    let value = *piece.stats.get(stat)?;
+    let kind = rules.data.pieces.get_index(piece.kind as usize).map(|(_, def)| def);
+    let given = |index: usize| {
+        let id = rules.stats.get(index).map(|s| s.id.as_str()).unwrap_or("");
+        kind.is_some_and(|k| k.stats.contains_key(id))
+    };
+    let has_it = info.initial > 0 || given(stat) || full_stat.is_some_and(given);
+    (full > 0 && has_it).then(|| (value as f32 / full as f32).clamp(0.0, 1.0))
+}
+
+/// A bar under a piece: green when full, through yellow to red when nearly empty.
+fn health_bar(painter: &egui::Painter, top_middle: Pos2, radius: f32, share: f32) {
+    let width = radius * 1.8;
+    let height = (radius * 0.28).clamp(3.0, 7.0);
+    let back = Rect::from_min_size(top_middle - vec2(width / 2.0, 0.0), vec2(width, height));
+    painter.rect_filled(back.expand(1.0), 2.0, Color32::BLACK);
+    painter.rect_filled(back, 1.5, Color32::from_gray(60));
+    let color = if share > 0.5 {
+        Color32::from_rgb(0x40, 0xd0, 0x50).lerp_to_gamma(Color32::from_rgb(0xf0, 0xd0, 0x30), (1.0 - share) * 2.0)
+    } else {
+        Color32::from_rgb(0xf0, 0xd0, 0x30).lerp_to_gamma(Color32::from_rgb(0xe8, 0x40, 0x30), 1.0 - share * 2.0)
+    };
+    let filled = Rect::from_min_size(back.min, vec2(width * share, height));
+    painter.rect_filled(filled, 1.5, color);
+}
+
+/// The point `t` (0 to 1) of the way along a path of spaces, in world units.
+fn along(geometry: &Geometry, path: &[u32], t: f32) -> Pos2 {
+    let centers: Vec<Pos2> = path.iter().filter_map(|&space| geometry.center(space)).collect();
+    match centers.len() {
+        0 => Pos2::ZERO,
+        1 => centers[0],
+        n => {
+            let legs = (n - 1) as f32;
+            let position = t.clamp(0.0, 1.0) * legs;
+            let leg = (position.floor() as usize).min(n - 2);
+            centers[leg].lerp(centers[leg + 1], position - leg as f32)
         }
     }
 }

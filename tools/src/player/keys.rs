@@ -9,7 +9,7 @@ use egui::{Key, KeyboardShortcut, Modifiers};
 /// What a key asks of the game screen.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Command {
-    /// Drop the choice in progress (or close the list of keys).
+    /// Skip the motion playing; else drop the choice in progress (or close the list of keys).
     Cancel,
     /// Pass: end the turn, or the phase, when that is legal and nothing is being chosen.
     EndTurn,
@@ -59,7 +59,7 @@ const BINDINGS: [Binding; 14] = [
 
 /// What the list of keys says, a row per shortcut (the keys, what they do).
 pub const KEY_LIST: [(&str, &str); 9] = [
-    ("Esc", "Cancel the choice in progress"),
+    ("Esc", "Skip the dice, moves and banners playing; else cancel the choice in progress"),
     ("Enter or Space", "End the turn (or the stage), when nothing is being chosen"),
     ("Ctrl+Z", "Undo"),
     ("Ctrl+S", "Save"),

@@ -9,6 +9,7 @@ pub mod catalog;
 pub mod describe;
 pub mod files;
 pub mod keys;
+pub mod motion;
 pub mod opened;
 pub mod panels;
 pub mod preview;

@@ -348,18 +348,28 @@ fn significant(x: f64) -> String {
 }
 
 /// The dice of the last roll, drawn as dice (pips for six-sided ones).
-pub fn dice(ui: &mut egui::Ui, rules: &Ruleset, state: &GameState, rolls: &[RollShown]) {
+/// While `tumbling` (a number that changes a few times a second), the dice show faces that
+/// change as they tumble, and no total: the result is the engine's, shown once they settle.
+pub fn dice(ui: &mut egui::Ui, rules: &Ruleset, state: &GameState, rolls: &[RollShown], tumbling: Option<u64>) {
     if rolls.is_empty() {
         return;
     }
-    for roll in rolls {
+    for (r, roll) in rolls.iter().enumerate() {
         ui.horizontal_wrapped(|ui| {
             let color = describe::seat_color(rules, state, roll.seat);
             if let Some(name) = &roll.name {
                 ui.label(format!("{name}:"));
             }
-            for &face in &roll.faces {
-                draw_die(ui, face, roll.sides, color);
+            for (d, &face) in roll.faces.iter().enumerate() {
+                let shown = match tumbling {
+                    Some(tick) => tumbling_face(tick, r, d, roll.sides),
+                    None => face,
+                };
+                draw_die(ui, shown, roll.sides, color);
+            }
+            if tumbling.is_some() {
+                ui.label(RichText::new("…").strong());
+                return;
             }
             // A sum says "=", the highest, lowest or a count of successes "→".
             let sum: i64 = roll.faces.iter().map(|&f| i64::from(f)).sum();
@@ -367,6 +377,16 @@ pub fn dice(ui: &mut egui::Ui, rules: &Ruleset, state: &GameState, rolls: &[Roll
             ui.label(RichText::new(format!("{sign} {}", roll.value)).strong());
         });
     }
+}
+
+/// A face for a tumbling die: a mix of the moment and the die's place, never the game's
+/// random stream (drawing must not change the game).
+fn tumbling_face(tick: u64, roll: usize, die: usize, sides: u32) -> u32 {
+    let mut x = tick.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ ((roll as u64) << 32 | die as u64);
+    x ^= x >> 29;
+    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x ^= x >> 32;
+    1 + (x % u64::from(sides.max(1))) as u32
 }
 
 /// One die: a rounded square with pips (d6) or the number.

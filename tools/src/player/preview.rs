@@ -58,7 +58,7 @@ impl ModPreview {
             ui.allocate_ui(egui::vec2(width, BOARD_HEIGHT), |ui| {
                 ui.set_min_size(egui::vec2(width, BOARD_HEIGHT));
                 let none = HashMap::new();
-                let overlay = Overlay { marks: &none, ring: None, notes: &HashMap::new(), sight: None };
+                let overlay = Overlay { marks: &none, ring: None, notes: &HashMap::new(), sight: None, motion: None };
                 self.board.show(ui, rules, state, &overlay);
             });
             // The whole board, once its drawn size is known (the first frame's view of a big

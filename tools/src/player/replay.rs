@@ -147,7 +147,12 @@ impl ReplayViewer {
             }
             let ring = state.seat_piece(state.turn.seat);
             let notes = HashMap::new();
-            self.board.show(ui, &self.rules, &state, &Overlay { marks: &marks, ring, notes: &notes, sight: None });
+            self.board.show(
+                ui,
+                &self.rules,
+                &state,
+                &Overlay { marks: &marks, ring, notes: &notes, sight: None, motion: None },
+            );
         });
         choice
     }

@@ -146,6 +146,10 @@ pub struct Session {
     revision: u64,
     /// Each seat's figures turn by turn and who went out when, for the end of the game.
     pub timeline: Timeline,
+    /// Whether to keep the state from before each action ([`Session::take_before`]): the
+    /// window shows it while the action's dice tumble.
+    pub keep_before: bool,
+    before: Option<GameState>,
 }
 
 impl Session {
@@ -217,6 +221,8 @@ impl Session {
             opened: None,
             revision: next_revision(),
             timeline: Timeline::default(),
+            keep_before: false,
+            before: None,
         };
         session.timeline = Timeline::new(&session.rules, &session.state);
         session.refresh();
@@ -808,6 +814,7 @@ impl Session {
 
     /// Applies an action; true when it revealed dice or cards.
     fn apply(&mut self, seat: u8, action: Action) -> Result<bool, String> {
+        self.before = self.keep_before.then(|| self.state.clone());
         let revealed = self.apply_quietly(seat, action)?;
         self.refresh();
         Ok(revealed)
@@ -817,6 +824,17 @@ impl Session {
     /// action would cost time, and a person's pending choice must not be taken up mid-replay).
     fn apply_quietly(&mut self, seat: u8, action: Action) -> Result<bool, String> {
         self.touch();
+        // The places as the action named them, before it moved or removed anything: where an
+        // attack came from and went to, where a piece set out.
+        let places = match action.kind {
+            ActionKind::Rule(index) => self.rules.actions[index as usize]
+                .params
+                .iter()
+                .zip(&action.args)
+                .filter_map(|(param, &arg)| describe::arg_place(&self.state, param.kind, arg).0)
+                .collect(),
+            _ => Vec::new(),
+        };
         let mut events = Events::recording();
         self.engine.apply_as(&mut self.state, seat, &action, &mut events).map_err(|e| e.to_string())?;
         self.history.push((seat, action));
@@ -836,15 +854,7 @@ impl Session {
             self.last_rolls.clear();
         }
         self.record_events(events.list());
-        self.last_places = match action.kind {
-            ActionKind::Rule(index) => self.rules.actions[index as usize]
-                .params
-                .iter()
-                .zip(&action.args)
-                .filter_map(|(param, &arg)| describe::arg_place(&self.state, param.kind, arg).0)
-                .collect(),
-            _ => Vec::new(),
-        };
+        self.last_places = places;
         self.chosen = None;
         Ok(revealed)
     }
@@ -953,6 +963,21 @@ impl Session {
         if events.iter().any(|event| matches!(event, Event::Opened { .. })) {
             self.find_opened();
         }
+    }
+
+    /// How many events the game has had (undo and a reload wind it back).
+    pub fn event_count(&self) -> usize {
+        self.events.len()
+    }
+
+    /// The events from `start` on, as the seat the window shows may see them.
+    pub fn seen_events(&self, start: usize) -> Vec<Event> {
+        self.events.iter().skip(start).filter_map(|(_, event)| event.seen_by(&self.rules, self.viewer)).collect()
+    }
+
+    /// The state from before the last action, once, when [`Session::keep_before`] is set.
+    pub fn take_before(&mut self) -> Option<GameState> {
+        self.before.take()
     }
 
     /// Finds the last opening of sealed answers again, as the viewer sees it.

@@ -1,5 +1,5 @@
 //! The window's settings, kept between runs in eframe's storage: seat colours told apart with
-//! colour blindness, and the interface's scale.
+//! colour blindness, the interface's scale, and reduced motion.
 
 use serde::{Deserialize, Serialize};
 
@@ -13,11 +13,13 @@ pub struct Settings {
     pub colour_blind_safe: bool,
     /// The interface's scale: 1 is egui's own size.
     pub ui_scale: f32,
+    /// No dice tumbling, pieces travelling, flashes or banners: each action shows its end at once.
+    pub reduce_motion: bool,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Self { colour_blind_safe: false, ui_scale: 1.0 }
+        Self { colour_blind_safe: false, ui_scale: 1.0, reduce_motion: false }
     }
 }
 
@@ -65,6 +67,9 @@ impl Settings {
             )
             .labelled_by(label.id);
         });
+        ui.checkbox(&mut self.reduce_motion, "Reduce motion").on_hover_text(
+            "No dice tumbling, pieces travelling, flashing spaces or banners: each action shows its end at once",
+        );
         if ui.button("Reset to defaults").clicked() {
             *self = Self::default();
         }
