@@ -181,6 +181,28 @@ fn click_option(harness: &mut Harness<'static, PlayerApp>, label: &str) {
         .is_some();
     assert!(found, "no choice labelled {label:?}");
     harness.run();
+    // egui scrolls a button at the side panel's foot only just into view, its middle (where a
+    // click lands) still under the log: the wheel brings it up the rest of the way.
+    for _ in 0..20 {
+        let bottom = {
+            use egui_kittest::kittest::NodeT;
+            let node = harness.query_all_by_role_and_label(egui::accesskit::Role::Button, label).next();
+            node.and_then(|n| n.accesskit_node().bounding_box()).map_or(0.0, |b| b.y1 as f32)
+        };
+        let log_top = harness.state().game().and_then(|g| g.board.drawn_rect()).map_or(f32::MAX, |r| r.bottom());
+        if bottom <= log_top {
+            break;
+        }
+        harness.hover_at(egui::pos2(1100.0, 300.0));
+        harness.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Point,
+            delta: egui::vec2(0.0, -40.0),
+            modifiers: egui::Modifiers::default(),
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Wheel,
+        });
+        harness.run();
+    }
     harness.query_all_by_role_and_label(egui::accesskit::Role::Button, label).next().expect("choice").click();
     harness.run();
 }
@@ -1494,4 +1516,51 @@ fn a_moving_piece_travels_its_path_and_a_hit_shows_its_loss_over_the_target() {
     game.session.edit_state(|state| state.pieces[enemy as usize].stats[0] = 88);
     let bar = meeple::player::board_view::bar_share(&rules, &game.session.state.pieces[enemy as usize]);
     assert_eq!(bar, Some(0.88));
+}
+
+#[test]
+fn the_board_stays_put_when_the_panels_round_it_change() {
+    let mods = vec![ModEntry::load(&mods_dir().join("dice_wars"), Origin::Bundled)];
+    let mut harness = started(mods, 11);
+    let board = |h: &Harness<'static, PlayerApp>| {
+        let view = &h.state().game().expect("game").board;
+        (view.drawn_rect().expect("drawn"), view.screen_pos(5).expect("territory 5 drawn"))
+    };
+    let (rect, at) = board(&harness);
+    // A status line under the game bar takes room from the top of the board.
+    harness.state_mut().game_mut().expect("game").status = Some("Saved to a file with a long name".into());
+    harness.run();
+    let (smaller, still) = board(&harness);
+    assert!(smaller.top() > rect.top(), "the board's area shrank: {rect:?} → {smaller:?}");
+    assert!(at.distance(still) < 0.5, "territory 5 stayed at {at:?}, not {still:?}");
+    // And back.
+    harness.state_mut().game_mut().expect("game").status = None;
+    harness.run();
+    assert!(at.distance(board(&harness).1) < 0.5);
+}
+
+#[test]
+fn a_small_window_fits_every_bundled_board_whole_with_no_minimap_over_it() {
+    for id in ["dice_wars", "dunes_of_terror", "death_dome", "forces_of_conquest", "dune_1984"] {
+        let mods = vec![ModEntry::load(&mods_dir().join(id), Origin::Bundled)];
+        let options = StartOptions { mod_name: Some(id.into()), start: true, seed: Some(1), ..Default::default() };
+        let mut harness = Harness::builder()
+            .with_size(egui::vec2(1024.0, 640.0))
+            .with_max_steps(100_000)
+            .build_ui_state(|ui, app: &mut PlayerApp| app.ui(ui), PlayerApp::with_mods(mods, options));
+        let game = harness.state_mut().game_mut().unwrap_or_else(|| panic!("{id} starts"));
+        game.computer_delay = 0.0;
+        game.paused = true;
+        harness.run();
+        harness.key_press(egui::Key::F);
+        harness.run();
+        let game = harness.state().game().expect("game");
+        let rect = game.board.drawn_rect().expect("drawn");
+        assert!(rect.width() > 400.0 && rect.height() > 300.0, "{id}: a board area of {rect:?}");
+        assert!(game.board.whole_board_in_view(), "{id}: F fits the whole board");
+        for space in game.session.state.board.space_ids() {
+            let at = game.board.screen_pos(space).expect("drawn");
+            assert!(rect.expand(1.0).contains(at), "{id}: space {space} at {at:?} outside {rect:?}");
+        }
+    }
 }

@@ -402,6 +402,14 @@ impl BoardView {
         Some(rect.center() + (world - self.center) * self.zoom)
     }
 
+    /// Whether the whole board was in view last frame (then no minimap covers any of it).
+    pub fn whole_board_in_view(&self) -> bool {
+        let (Some(rect), Some(geometry)) = (self.last_rect, &self.geometry) else { return false };
+        // A hair of slack: a board fitted exactly spans the view to the last rounding error.
+        let view = Rect::from_center_size(self.center, rect.size() / self.zoom * 1.001);
+        view.contains_rect(geometry.bounds())
+    }
+
     /// Where the board was drawn last frame, on the screen.
     pub fn drawn_rect(&self) -> Option<Rect> {
         self.last_rect
@@ -484,6 +492,14 @@ impl BoardView {
         let size = ui.available_size().max(vec2(64.0, 64.0));
         let (response, painter) = ui.allocate_painter(size, Sense::click_and_drag());
         let rect = response.rect;
+        // The board stays where it is on the screen when panels round it grow or shrink (a
+        // status line, a resized side panel): what was under a point stays under it.
+        if let Some(last) = self.last_rect
+            && self.fitted
+            && last != rect
+        {
+            self.center += (rect.center() - last.center()) / self.zoom;
+        }
         self.last_rect = Some(rect);
         let geometry = self.geometry.as_ref().expect("built above");
         if !self.fitted {
@@ -940,11 +956,11 @@ impl BoardView {
         }
         let size = bounds.size() * scale;
         let area = Rect::from_min_size(rect.right_bottom() - size - vec2(8.0, 8.0), size);
-        // Hidden when the whole board is in view anyway.
-        let view = Rect::from_center_size(self.center, rect.size() / self.zoom);
-        if view.contains_rect(bounds) {
+        // Hidden when the whole board is in view anyway: it would only cover a part of it.
+        if self.whole_board_in_view() {
             return;
         }
+        let view = Rect::from_center_size(self.center, rect.size() / self.zoom);
         painter.rect_filled(area.expand(3.0), 3.0, Color32::from_black_alpha(200));
         let to_mini = |w: Pos2| area.min + (w - bounds.min) * scale;
         let mut mesh = Mesh::default();

@@ -10,7 +10,7 @@ use meeple_engine::rules::Ruleset;
 
 use super::describe;
 use super::opened::OpenedChoices;
-use super::session::{RollShown, Session};
+use super::session::{LineKind, LogLine, RollShown, Session};
 
 /// The stats of a piece the window lists, by index with their values: those shown on screen
 /// that its kind gives or that are not 0 (every piece carries every stat, and a flag's
@@ -534,16 +534,75 @@ pub fn log(ui: &mut egui::Ui, session: &Session) {
     egui::ScrollArea::vertical().id_salt("log").stick_to_bottom(true).show(ui, |ui| {
         let start = session.log.len().saturating_sub(400);
         for line in &session.log[start..] {
-            let color = line.seat.map(|s| describe::seat_color(&session.rules, &session.state, s));
-            let mut text = RichText::new(&line.text).small();
-            if !line.text.starts_with(' ')
-                && let Some(color) = color
-            {
-                text = text.color(color);
-            }
-            ui.label(text);
+            log_line(ui, session, line, false);
         }
     });
+}
+
+/// One line of the log, drawn by what it tells: a turn's start as a heading, an action with its
+/// seat's colour in a swatch beside it (the words in the text colour, readable whatever the
+/// seat's colour), rolls and changes indented, success in green and failure in red; what the
+/// line is says its tooltip. `compact`: in small type, for a summary beside the actions.
+pub fn log_line(ui: &mut egui::Ui, session: &Session, line: &LogLine, compact: bool) {
+    let seat_color = line.seat.map(|s| describe::seat_color(&session.rules, &session.state, s));
+    let text = line.text.trim_start();
+    let text = if compact { RichText::new(line.text.as_str()) } else { RichText::new(text) };
+    if line.kind == LineKind::Turn {
+        ui.add_space(2.0);
+        ui.separator();
+    }
+    if compact {
+        // One small line, in the seat's colour: a summary beside the actions stays short.
+        let mut words = text.small();
+        match line.kind {
+            LineKind::Outcome(success) => words = words.color(outcome_color(success)),
+            LineKind::Turn | LineKind::Action | LineKind::Milestone => {
+                if let Some(color) = seat_color {
+                    words = words.color(color);
+                }
+            }
+            LineKind::Roll | LineKind::Change => {}
+        }
+        ui.label(words).on_hover_text(format!("Turn {} · {}", line.turn, line.kind.meaning()));
+        return;
+    }
+    let response = ui
+        .horizontal(|ui| {
+            ui.spacing_mut().item_spacing.x = 6.0;
+            match line.kind {
+                LineKind::Turn | LineKind::Action => {
+                    swatch(ui, seat_color);
+                    ui.add(egui::Label::new(text.strong()).wrap())
+                }
+                LineKind::Outcome(success) => {
+                    ui.add_space(18.0);
+                    ui.add(egui::Label::new(text.strong().color(outcome_color(success))).wrap())
+                }
+                LineKind::Milestone => {
+                    swatch(ui, seat_color);
+                    ui.add(egui::Label::new(text.strong().color(Color32::from_rgb(0xff, 0xd0, 0x60))).wrap())
+                }
+                LineKind::Roll | LineKind::Change => {
+                    ui.add_space(18.0);
+                    ui.add(egui::Label::new(text).wrap())
+                }
+            }
+        })
+        .inner;
+    response.on_hover_text(format!("Turn {} · {}", line.turn, line.kind.meaning()));
+}
+
+/// Green for success, red for failure.
+fn outcome_color(success: bool) -> Color32 {
+    if success { Color32::from_rgb(0x6c, 0xd0, 0x7a) } else { Color32::from_rgb(0xff, 0x78, 0x68) }
+}
+
+/// A small square in a seat's colour, or the room of one.
+fn swatch(ui: &mut egui::Ui, color: Option<Color32>) {
+    let (rect, _) = ui.allocate_exact_size(Vec2::splat(12.0), Sense::hover());
+    if let Some(color) = color {
+        ui.painter().rect(rect, 2.0, color, Stroke::new(1.0, Color32::BLACK), egui::StrokeKind::Inside);
+    }
 }
 
 /// How many lines "Since your last turn" shows at most: the latest.
@@ -567,13 +626,7 @@ pub fn since_last_turn(ui: &mut egui::Ui, session: &Session) {
             ui.label(RichText::new(format!("… {skipped} earlier lines in the log below")).small().weak());
         }
         for line in &lines[skipped..] {
-            let mut text = RichText::new(&line.text).small();
-            if !line.text.starts_with(' ')
-                && let Some(seat) = line.seat
-            {
-                text = text.color(describe::seat_color(&session.rules, &session.state, seat));
-            }
-            ui.label(text);
+            log_line(ui, session, line, true);
         }
     });
     ui.separator();

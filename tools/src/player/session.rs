@@ -28,6 +28,51 @@ pub struct LogLine {
     pub text: String,
     /// The index of the event it tells, in the session's events.
     pub event: usize,
+    /// What kind of thing the line tells, for how it is drawn and explained.
+    pub kind: LineKind,
+}
+
+/// What a log line tells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineKind {
+    /// A turn begins.
+    Turn,
+    /// A seat takes an action (or an action is performed for it).
+    Action,
+    /// Dice rolled for the action above.
+    Roll,
+    /// Whether the action above succeeded.
+    Outcome(bool),
+    /// A seat is out, or the game is over.
+    Milestone,
+    /// Something the action above changed, or a note of the rules.
+    Change,
+}
+
+impl LineKind {
+    fn of(event: &Event) -> Self {
+        match event {
+            Event::TurnStarted { .. } => LineKind::Turn,
+            Event::Acted { .. } | Event::Performed { .. } => LineKind::Action,
+            Event::Rolled { .. } | Event::SecretRolled { .. } => LineKind::Roll,
+            Event::Decided { success } => LineKind::Outcome(*success),
+            Event::SeatEliminated { .. } | Event::SeatLeft { .. } | Event::GameOver { .. } => LineKind::Milestone,
+            _ => LineKind::Change,
+        }
+    }
+
+    /// What a line of this kind is, for its tooltip.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            LineKind::Turn => "A turn begins",
+            LineKind::Action => "An action, by the seat in its colour",
+            LineKind::Roll => "Dice rolled for the action above: each die, then what they make",
+            LineKind::Outcome(true) => "The action above succeeded",
+            LineKind::Outcome(false) => "The action above failed",
+            LineKind::Milestone => "A seat is out, or the game is over",
+            LineKind::Change => "What the action above changed",
+        }
+    }
 }
 
 /// Dice as rolled, for drawing.
@@ -1018,7 +1063,7 @@ impl Session {
                     Event::TurnStarted { seat, .. } | Event::Acted { seat, .. } => Some(*seat),
                     _ => actor,
                 };
-                log.push(LogLine { turn: *turn, seat, text, event: i });
+                log.push(LogLine { turn: *turn, seat, text, event: i, kind: LineKind::of(event) });
             }
             if !placed {
                 follow_event(&mut state.pieces, event, &now);
