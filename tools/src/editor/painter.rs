@@ -494,6 +494,8 @@ pub struct MapPainter {
     stroke: Vec<Cell>,
     /// Where the pointer was last frame during a stroke, so a fast drag skips no cell.
     last_pointer: Option<Pos2>,
+    /// The edge the wall tool was pressed on, acted on when the button is let go there.
+    wall_press: Option<(Cell, Cell)>,
     read: Option<ReadMap>,
     frame: Option<Frame>,
     /// The legend entry being added: its character, terrain and home seat.
@@ -511,6 +513,7 @@ impl MapPainter {
             wall_kind: None,
             stroke: Vec::new(),
             last_pointer: None,
+            wall_press: None,
             read: None,
             frame: None,
             new_key: String::new(),
@@ -857,7 +860,7 @@ impl MapPainter {
         if editable {
             outcome = match self.tool {
                 Tool::Paint => self.paint_input(ui, &response, model, map, geometry, frame),
-                Tool::Walls => self.wall_input(&response, model, map, geometry, frame),
+                Tool::Walls => self.wall_input(&response, model, map, geometry, rules, frame),
             };
         }
         if response.secondary_clicked()
@@ -998,20 +1001,33 @@ impl MapPainter {
         model: &mut ModModel,
         map: &Map,
         geometry: &Geometry,
+        rules: &Ruleset,
         frame: Frame,
     ) -> Option<(bool, String)> {
-        if !response.clicked() {
+        // The edge pressed on is acted on when the button is let go over it (however long it
+        // was held), not when the pointer left it first.
+        let edge_under = || edge_at(map, geometry, frame.to_world(response.interact_pointer_pos()?));
+        let primary_down = response.ctx.input(|i| i.pointer.primary_down());
+        if response.is_pointer_button_down_on() && primary_down {
+            if self.wall_press.is_none() {
+                self.wall_press = edge_under();
+            }
             return None;
         }
-        let (a, b) = edge_at(map, geometry, frame.to_world(response.interact_pointer_pos()?))?;
+        let pressed = self.wall_press.take();
+        let released_on = if response.clicked() || pressed.is_some() { edge_under() } else { None };
+        let (a, b) = released_on.filter(|edge| pressed.is_none_or(|p| p == *edge))?;
+        // Named (and written) in reading order, whichever side of the edge was clicked.
+        let (a, b) = if (a.row, a.col) <= (b.row, b.col) { (a, b) } else { (b, a) };
         let Some(kind) = self.wall_kind.clone() else {
             return Some((false, "Choose a wall kind first".into()));
         };
         let (la, lb) = (map.label(a), map.label(b));
+        let shown = rules.terrain.iter().find(|t| t.id == kind).map_or(kind.clone(), |t| t.label.clone());
         Some(match self.toggle_wall(model, a, b, &kind) {
-            Ok(WallChange::Added) => (true, format!("A {kind} wall between {la} and {lb}")),
+            Ok(WallChange::Added) => (true, format!("{shown} put between {la} and {lb}")),
             Ok(WallChange::Removed) => (true, format!("The wall between {la} and {lb} is taken off")),
-            Ok(WallChange::Changed) => (true, format!("The wall between {la} and {lb} is {kind} now")),
+            Ok(WallChange::Changed) => (true, format!("The wall between {la} and {lb} is a {shown} now")),
             Err(refusal) => (false, refusal.to_string()),
         })
     }
