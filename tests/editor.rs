@@ -1,7 +1,8 @@
 //! The editor driven like a designer would: widgets found by their labels (egui_kittest, no
 //! display). A unit's stat changed through its form and saved changes exactly that value in the
 //! file; an invalid value is refused with a message and nothing is written; every TOML file of
-//! every bundled mod goes through the editor's model and back unchanged.
+//! every bundled mod goes through the editor's model and back unchanged; the map painter's strokes
+//! and walls, undone and saved, change just the rows and walls painted.
 
 use std::path::{Path, PathBuf};
 

@@ -209,7 +209,7 @@ impl Map {
             .map_or_else(|| [table, &[Seg::Key("legend".into())]].concat(), |(at, _)| at);
         let walls_at = written_at(model, path, "walls")
             .map_or_else(|| [table, &[Seg::Key("walls".into())]].concat(), |(at, _)| at);
-        let legend: Vec<LegendKey> = legend
+        let mut legend: Vec<LegendKey> = legend
             .iter()
             .filter_map(|(key, entry)| {
                 let mut chars = key.chars();
@@ -224,6 +224,14 @@ impl Map {
                 })
             })
             .collect();
+        // In the order the legend is written (the resolved spec's is sorted by character).
+        let written: Vec<String> = (model.children(&legend_at).into_iter())
+            .filter_map(|(seg, _)| match seg {
+                Seg::Key(key) => Some(key),
+                Seg::Index(_) => None,
+            })
+            .collect();
+        legend.sort_by_key(|k| written.iter().position(|w| w.chars().eq(std::iter::once(k.key))).unwrap_or(usize::MAX));
         let written_walls: Vec<WallSpec> = match model.json(&walls_at) {
             Some(json) => {
                 serde_json::from_value(json).map_err(|e| format!("`{}` cannot be read: {e}", path_text(&walls_at)))?
@@ -713,7 +721,7 @@ impl MapPainter {
             if self.tool == Tool::Walls {
                 let label = ui.label("Wall kind");
                 let used: BTreeSet<&str> = map.walls.iter().map(|w| w.kind.as_str()).collect();
-                let shown = |id: &str| rules.terrain.iter().find(|t| t.id == id).map_or(id.to_string(), |t| t.label.clone());
+                let shown = |id: &str| terrain_label(rules, id);
                 let selected = self.wall_kind.as_deref().map(shown).unwrap_or_else(|| "choose".into());
                 egui::ComboBox::from_id_salt("wall kind")
                     .selected_text(selected)
@@ -785,8 +793,7 @@ impl MapPainter {
                     .labelled_by(label.id);
                 ui.end_row();
                 let label = ui.label("Terrain");
-                let shown =
-                    |id: &str| rules.terrain.iter().find(|t| t.id == id).map_or(id.to_string(), |t| t.label.clone());
+                let shown = |id: &str| terrain_label(rules, id);
                 egui::ComboBox::from_id_salt("new legend terrain")
                     .selected_text(self.new_terrain.as_deref().map(shown).unwrap_or_else(|| "choose".into()))
                     .show_ui(ui, |ui| {
@@ -932,8 +939,9 @@ impl MapPainter {
                     }
                 }
                 Tool::Walls => {
+                    let screen_of = |cell: Cell| Some(frame.to_screen(geometry.center(map.space_of(cell)?)?));
                     if let Some((a, b)) = edge_at(map, geometry, frame.to_world(at))
-                        && let (Some(a), Some(b)) = (self.cell_screen_pos(a), self.cell_screen_pos(b))
+                        && let (Some(a), Some(b)) = (screen_of(a), screen_of(b))
                     {
                         let middle = a + (b - a) * 0.5;
                         let along = (b - a).rot90() * 0.5;
@@ -1023,7 +1031,7 @@ impl MapPainter {
             return Some((false, "Choose a wall kind first".into()));
         };
         let (la, lb) = (map.label(a), map.label(b));
-        let shown = rules.terrain.iter().find(|t| t.id == kind).map_or(kind.clone(), |t| t.label.clone());
+        let shown = terrain_label(rules, &kind);
         Some(match self.toggle_wall(model, a, b, &kind) {
             Ok(WallChange::Added) => (true, format!("{shown} put between {la} and {lb}")),
             Ok(WallChange::Removed) => (true, format!("The wall between {la} and {lb} is taken off")),
@@ -1091,17 +1099,17 @@ fn key_fill(rules: &Ruleset, entry: &LegendKey) -> Color32 {
     }
 }
 
+/// A terrain's name as the mod gives it (its id when it has none).
+fn terrain_label(rules: &Ruleset, id: &str) -> String {
+    rules.terrain.iter().find(|t| t.id == id).map_or_else(|| id.to_string(), |t| t.label.clone())
+}
+
 /// A palette line: the character, the terrain's name, the home seat and the space name.
 fn legend_text(rules: &Ruleset, entry: &LegendKey) -> String {
     if entry.empty {
         return format!("{}  no space (a hole)", entry.key);
     }
-    let terrain = entry.terrain.as_deref().unwrap_or("?");
-    let mut text = format!(
-        "{}  {}",
-        entry.key,
-        rules.terrain.iter().find(|t| t.id == terrain).map_or(terrain, |t| t.label.as_str())
-    );
+    let mut text = format!("{}  {}", entry.key, terrain_label(rules, entry.terrain.as_deref().unwrap_or("?")));
     if let Some(seat) = entry.home {
         text.push_str(&format!(", home of seat {seat}"));
     }

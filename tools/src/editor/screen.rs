@@ -229,11 +229,14 @@ impl EditorScreen {
                 if ui.add_enabled(dirty && self.editable(), egui::Button::new("Save")).clicked() {
                     self.save();
                 }
+                // The status of the change taken back (or made again) would be stale.
                 if ui.add_enabled(self.model.can_undo(), egui::Button::new("Undo")).clicked() {
                     self.model.undo();
+                    self.status = None;
                 }
                 if ui.add_enabled(self.model.can_redo(), egui::Button::new("Redo")).clicked() {
                     self.model.redo();
+                    self.status = None;
                 }
                 if let Ok(rules) = &self.model.rules
                     && ui
