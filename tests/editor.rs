@@ -592,3 +592,28 @@ fn a_stroke_over_a_teams_whole_base_is_refused_with_the_reason() {
         "the file is unchanged"
     );
 }
+
+#[test]
+fn a_legend_entry_added_to_a_template_is_written_beside_the_others() {
+    let folder = copy_of("death_dome", "map_painter_legend");
+    let before = std::fs::read_to_string(folder.join("arena.toml")).unwrap();
+    let mut model = ModModel::open(&folder).unwrap();
+    let mut painter = meeple::editor::painter::MapPainter::new(path("boards.four_corners"));
+    assert_eq!(painter.map(&model).expect("the map").legend_at, path("boards.arena.legend"));
+    painter.add_legend_key(&mut model, 'L', "lava", None).expect("added");
+    painter.paint(&mut model, &[Cell::new(0, 3)], 'L').expect("painted with it");
+    model.save().expect("saved");
+    let after = std::fs::read_to_string(folder.join("arena.toml")).unwrap();
+    let expected = before
+        .replacen(
+            "legend.Y = { terrain = \"base\", home = 3 }\n",
+            "legend.Y = { terrain = \"base\", home = 3 }\nlegend.L = \"lava\"\n",
+            1,
+        )
+        .replacen(
+            "  \".................\",\n  \"..c.....c.....c..\",",
+            "  \"L................\",\n  \"..c.....c.....c..\",",
+            1,
+        );
+    assert_eq!(after, expected);
+}
