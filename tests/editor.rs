@@ -1,7 +1,8 @@
 //! The editor driven like a designer would: widgets found by their labels (egui_kittest, no
 //! display). A unit's stat changed through its form and saved changes exactly that value in the
 //! file; an invalid value is refused with a message and nothing is written; every TOML file of
-//! every bundled mod goes through the editor's model and back unchanged.
+//! every bundled mod goes through the editor's model and back unchanged; the map painter's strokes
+//! and walls, undone and saved, change just the rows and walls painted.
 
 use std::path::{Path, PathBuf};
 
@@ -441,4 +442,178 @@ fn typing_into_a_field_is_one_undo_step() {
     assert!(editor.model.undo());
     assert_eq!(editor.model.value_text(&path("actions.attack.label")).as_deref(), Some("\"Attack\""));
     assert!(!editor.model.is_dirty());
+}
+
+// The map painter.
+
+use meeple::editor::painter::Cell;
+
+/// Where the painter drew a cell (or the edge between two) in the last frame.
+fn cell_at(harness: &mut Harness<'static, PlayerApp>, col: u32, row: u32) -> egui::Pos2 {
+    let painter = harness.state_mut().editor_mut().expect("the editor").painter.as_ref().expect("the painter");
+    painter.cell_screen_pos(Cell::new(col, row)).expect("the map was drawn")
+}
+
+fn edge_at(harness: &mut Harness<'static, PlayerApp>, a: (u32, u32), b: (u32, u32)) -> egui::Pos2 {
+    let painter = harness.state_mut().editor_mut().expect("the editor").painter.as_ref().expect("the painter");
+    painter.edge_screen_pos(Cell::new(a.0, a.1), Cell::new(b.0, b.1)).expect("the map was drawn")
+}
+
+/// Presses the primary button at the first point, moves through the others and lets go at
+/// the last: a click with one point, a drag with more.
+fn stroke(harness: &mut Harness<'static, PlayerApp>, points: &[egui::Pos2]) {
+    let button = |pos, pressed| egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::default(),
+    };
+    harness.hover_at(points[0]);
+    harness.run();
+    harness.event(button(points[0], true));
+    harness.run();
+    for point in &points[1..] {
+        harness.event(egui::Event::PointerMoved(*point));
+        harness.run();
+    }
+    harness.event(button(*points.last().expect("a point"), false));
+    harness.run();
+}
+
+/// Chooses an option of a drop-down (the option in its list, not an entry of the same name in
+/// the list of definitions).
+fn choose(harness: &mut Harness<'static, PlayerApp>, combo: &str, option: &str) {
+    harness.get_by_role_and_label(egui::accesskit::Role::ComboBox, combo).click();
+    harness.run();
+    harness.query_all_by_label(option).last().unwrap_or_else(|| panic!("no option {option:?}")).click();
+    harness.run();
+}
+
+/// The painter open on the four-corner arena of a copy of Death Dome.
+fn painter_on_the_arena(test: &str) -> (PathBuf, Harness<'static, PlayerApp>) {
+    let folder = copy_of("death_dome", test);
+    let mut harness = editor_on(&folder);
+    open_entry(&mut harness, "Boards", "four_corners");
+    click(&mut harness, "Paint the map");
+    assert!(has_label(&harness, "Map of boards.four_corners"));
+    (folder, harness)
+}
+
+#[test]
+fn the_map_painter_paints_walls_undoes_and_saves_just_those_lines() {
+    let (folder, mut harness) = painter_on_the_arena("map_painter");
+    let before = std::fs::read_to_string(folder.join("arena.toml")).unwrap();
+    // A control point clicked on D03, three dragged over F05 to H05, one on C13 taken back.
+    click(&mut harness, "c  Control point");
+    let at = cell_at(&mut harness, 3, 3);
+    stroke(&mut harness, &[at]);
+    assert!(has_label(&harness, "Painted D03 with `c`"));
+    let drag = [cell_at(&mut harness, 5, 5), cell_at(&mut harness, 6, 5), cell_at(&mut harness, 7, 5)];
+    stroke(&mut harness, &drag);
+    assert!(has_label(&harness, "Painted 3 cells with `c`"));
+    let at = cell_at(&mut harness, 2, 13);
+    stroke(&mut harness, &[at]);
+    click(&mut harness, "Undo");
+    // Walls: a tall wall put between E12 and E13; the short wall between H04 and H05 taken off.
+    click(&mut harness, "Walls");
+    choose(&mut harness, "Wall kind", "Tall wall");
+    let at = edge_at(&mut harness, (4, 12), (4, 13));
+    stroke(&mut harness, &[at]);
+    let status = harness.state_mut().editor_mut().expect("the editor").status.clone();
+    assert!(has_label(&harness, "Tall wall put between E12 and E13"), "{status:?}");
+    choose(&mut harness, "Wall kind", "Short wall");
+    let at = edge_at(&mut harness, (7, 4), (7, 5));
+    stroke(&mut harness, &[at]);
+    let status = harness.state_mut().editor_mut().expect("the editor").status.clone();
+    assert!(has_label(&harness, "The wall between H04 and H05 is taken off"), "{status:?}");
+    click(&mut harness, "Save");
+    let after = std::fs::read_to_string(folder.join("arena.toml")).unwrap();
+    let expected = before
+        .replacen("  \".................\",\n  \"..c.....c.....c..\",", "  \"...c.............\",\n  \"..c.....c.....c..\",", 1)
+        .replacen(
+            "  \"..c.....c.....c..\",\n  \".................\",\n  \"......~~=~~......\",",
+            "  \"..c.....c.....c..\",\n  \".....ccc.........\",\n  \"......~~=~~......\",",
+            1,
+        )
+        .replacen(
+            "  { between = [\"H04\", \"H05\"], kind = \"short_wall\" }, { between = [\"J04\", \"J05\"], kind = \"short_wall\" },",
+            "  { between = [\"J04\", \"J05\"], kind = \"short_wall\" },",
+            1,
+        )
+        .replacen(
+            "{ between = [\"K14\", \"L14\"], kind = \"tall_wall\" },\n]",
+            "{ between = [\"K14\", \"L14\"], kind = \"tall_wall\" },\n  { between = [\"E12\", \"E13\"], kind = \"tall_wall\" },\n]",
+            1,
+        );
+    assert_ne!(expected, before, "the expected changes apply to the file as bundled");
+    assert_eq!(after, expected, "exactly the painted rows and the walls changed; every comment kept");
+    for file in ["arena_three.toml", "rules.toml", "mod.toml"] {
+        assert_eq!(
+            std::fs::read_to_string(folder.join(file)).unwrap(),
+            std::fs::read_to_string(mods_dir().join("death_dome").join(file)).unwrap()
+        );
+    }
+    // The saved mod loads, and its board is the one painted.
+    let rules = meeple_engine::loader::load_mod(&folder).expect("loads").ruleset;
+    let meeple_engine::board::BoardSpec::Square(board) = &rules.data.board else { panic!("a square grid") };
+    assert_eq!(board.layout[5], ".....ccc.........");
+    assert!(board.walls.iter().any(|w| w.between == ["E12", "E13"] && w.kind == "tall_wall"));
+    assert!(!board.walls.iter().any(|w| w.between == ["H04", "H05"]));
+}
+
+#[test]
+fn a_stroke_over_a_teams_whole_base_is_refused_with_the_reason() {
+    let (folder, mut harness) = painter_on_the_arena("map_painter_refused");
+    click(&mut harness, "c  Control point");
+    // A drag over every square of the first team's base (A00 to C02), row by row.
+    let mut path = Vec::new();
+    for row in 0..3 {
+        let cols: Vec<u32> = if row % 2 == 0 { vec![0, 1, 2] } else { vec![2, 1, 0] };
+        for col in cols {
+            path.push(cell_at(&mut harness, col, row));
+        }
+    }
+    stroke(&mut harness, &path);
+    assert!(
+        harness.query_all_by_label_contains("last home cell of seat 0").next().is_some(),
+        "the status line says why"
+    );
+    let editor = harness.state_mut().editor_mut().expect("the editor");
+    assert!(!editor.model.is_dirty(), "nothing was changed");
+    assert!(!editor.model.can_undo());
+    // The base less one square is a stroke the rules can use.
+    stroke(&mut harness, &path[..8]);
+    assert!(has_label(&harness, "Painted 8 cells with `c`"));
+    click(&mut harness, "Undo");
+    click(&mut harness, "Save");
+    assert_eq!(
+        std::fs::read_to_string(folder.join("arena.toml")).unwrap(),
+        std::fs::read_to_string(mods_dir().join("death_dome/arena.toml")).unwrap(),
+        "the file is unchanged"
+    );
+}
+
+#[test]
+fn a_legend_entry_added_to_a_template_is_written_beside_the_others() {
+    let folder = copy_of("death_dome", "map_painter_legend");
+    let before = std::fs::read_to_string(folder.join("arena.toml")).unwrap();
+    let mut model = ModModel::open(&folder).unwrap();
+    let mut painter = meeple::editor::painter::MapPainter::new(path("boards.four_corners"));
+    assert_eq!(painter.map(&model).expect("the map").legend_at, path("boards.arena.legend"));
+    painter.add_legend_key(&mut model, 'L', "lava", None).expect("added");
+    painter.paint(&mut model, &[Cell::new(0, 3)], 'L').expect("painted with it");
+    model.save().expect("saved");
+    let after = std::fs::read_to_string(folder.join("arena.toml")).unwrap();
+    let expected = before
+        .replacen(
+            "legend.Y = { terrain = \"base\", home = 3 }\n",
+            "legend.Y = { terrain = \"base\", home = 3 }\nlegend.L = \"lava\"\n",
+            1,
+        )
+        .replacen(
+            "  \".................\",\n  \"..c.....c.....c..\",",
+            "  \"L................\",\n  \"..c.....c.....c..\",",
+            1,
+        );
+    assert_eq!(after, expected);
 }

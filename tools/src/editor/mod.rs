@@ -4,5 +4,6 @@
 
 pub mod balance;
 pub mod model;
+pub mod painter;
 pub mod schema;
 pub mod screen;

@@ -103,6 +103,8 @@ pub struct ModModel {
     redo: Vec<Snapshot>,
     /// The path of the last change, so the steps of one drag make one undo step.
     last_path: Option<DataPath>,
+    /// Counts changes, undos and redos ([`ModModel::revision`]).
+    revision: u64,
     /// What opening the mod did about a save of it that was interrupted (an editor killed
     /// mid-save): `(true, …)` when it was finished, `(false, …)` when its journal was refused.
     pub interrupted_save: Option<(bool, String)>,
@@ -139,6 +141,7 @@ impl ModModel {
             undo: Vec::new(),
             redo: Vec::new(),
             last_path: None,
+            revision: 0,
             interrupted_save,
         };
         model.rules = model.load(&Overlay::new());
@@ -194,49 +197,109 @@ impl ModModel {
     /// spacing and comments around it. The change is kept only when the mod still loads;
     /// otherwise it is undone and every problem it caused is returned.
     pub fn set(&mut self, path: &[Seg], value: Value) -> Result<(), Refusal> {
+        let file = self.file_for(path)?;
+        let before = self.files[file].text();
+        if let Err(refusal) = self.apply(&Edit::Set(path.to_vec(), value)) {
+            self.restore(&vec![(file, before)]);
+            return Err(refusal);
+        }
+        self.commit(vec![(file, before)], &format!("`{}` cannot be set so", path_text(path)), &[])?;
+        self.last_path = Some(path.to_vec());
+        Ok(())
+    }
+
+    /// Makes several edits as one change (one undo step): kept only when the mod still loads,
+    /// and loads too with each of `also_with`'s setup choices (a board only a choice plays on
+    /// is checked only when the mod is loaded with that choice); otherwise every edit is
+    /// undone and the problems are returned.
+    pub fn change(&mut self, edits: &[Edit], also_with: &[Choices]) -> Result<(), Refusal> {
+        let mut before: Snapshot = Vec::new();
+        for edit in edits {
+            let result = self.file_for(edit.path()).and_then(|file| {
+                if !before.iter().any(|(f, _)| *f == file) {
+                    before.push((file, self.files[file].text()));
+                }
+                self.apply(edit)
+            });
+            if let Err(refusal) = result {
+                self.restore(&before);
+                return Err(refusal);
+            }
+        }
+        if before.is_empty() {
+            return Ok(());
+        }
+        self.commit(before, "the change cannot be made", also_with)?;
+        self.last_path = None;
+        Ok(())
+    }
+
+    /// The file an edit of `path` goes to: the one that has it, or that has its table.
+    fn file_for(&self, path: &[Seg]) -> Result<usize, Refusal> {
         let Some((last, parent)) = path.split_last() else {
             return Err(Refusal { message: "no value is named".into(), problems: Vec::new() });
         };
-        let file = match self.get(path) {
-            Some((file, _)) => file,
-            None => match self.get(parent) {
-                Some((file, _)) => file,
-                None => {
+        match self.get(path).or_else(|| self.get(parent)) {
+            Some((file, _)) => Ok(file),
+            None => Err(Refusal {
+                message: format!(
+                    "the mod has no `{}` to put `{}` in",
+                    path_text(parent),
+                    path_text(std::slice::from_ref(last))
+                ),
+                problems: Vec::new(),
+            }),
+        }
+    }
+
+    /// Makes one edit in the documents, unchecked.
+    fn apply(&mut self, edit: &Edit) -> Result<(), Refusal> {
+        let file = self.file_for(edit.path())?;
+        let not_a_list =
+            |path: &[Seg]| Refusal { message: format!("`{}` is not a list", path_text(path)), problems: Vec::new() };
+        let path = edit.path();
+        match edit {
+            Edit::Set(_, value) => {
+                let (last, parent) = path.split_last().expect("file_for checked");
+                let inner_parent = manifest_path(parent).unwrap_or(parent);
+                let item = walk_mut(self.files[file].doc.as_item_mut(), inner_parent).expect("file_for found it");
+                match last {
+                    Seg::Key(key) => {
+                        let existed = item.get(key.as_str()).is_some();
+                        let slot = item.get_mut(key.as_str()).ok_or_else(|| Refusal {
+                            message: format!("`{}` is not a table", path_text(parent)),
+                            problems: Vec::new(),
+                        })?;
+                        put(slot, value.clone(), existed);
+                    }
+                    Seg::Index(index) => {
+                        let slot = item.get_mut(*index).ok_or_else(|| Refusal {
+                            message: format!("`{}` has no element {index}", path_text(parent)),
+                            problems: Vec::new(),
+                        })?;
+                        put(slot, value.clone(), true);
+                    }
+                }
+            }
+            Edit::Push(_, value) => {
+                let inner = manifest_path(path).unwrap_or(path);
+                let item = walk_mut(self.files[file].doc.as_item_mut(), inner).ok_or_else(|| not_a_list(path))?;
+                let array = item.as_array_mut().ok_or_else(|| not_a_list(path))?;
+                push_formatted(array, value.clone());
+            }
+            Edit::Remove(_, index) => {
+                let inner = manifest_path(path).unwrap_or(path);
+                let item = walk_mut(self.files[file].doc.as_item_mut(), inner).ok_or_else(|| not_a_list(path))?;
+                let array = item.as_array_mut().ok_or_else(|| not_a_list(path))?;
+                if *index >= array.len() {
                     return Err(Refusal {
-                        message: format!(
-                            "the mod has no `{}` to put `{}` in",
-                            path_text(parent),
-                            path_text(std::slice::from_ref(last))
-                        ),
+                        message: format!("`{}` has no element {index}", path_text(path)),
                         problems: Vec::new(),
                     });
                 }
-            },
-        };
-        let before = self.files[file].text();
-        {
-            let inner_parent = manifest_path(parent).unwrap_or(parent);
-            let item = walk_mut(self.files[file].doc.as_item_mut(), inner_parent).expect("found above");
-            match last {
-                Seg::Key(key) => {
-                    let existed = item.get(key.as_str()).is_some();
-                    let slot = item.get_mut(key.as_str()).ok_or_else(|| Refusal {
-                        message: format!("`{}` is not a table", path_text(parent)),
-                        problems: Vec::new(),
-                    })?;
-                    put(slot, value, existed);
-                }
-                Seg::Index(index) => {
-                    let slot = item.get_mut(*index).ok_or_else(|| Refusal {
-                        message: format!("`{}` has no element {index}", path_text(parent)),
-                        problems: Vec::new(),
-                    })?;
-                    put(slot, value, true);
-                }
+                remove_keeping_comments(array, *index);
             }
         }
-        self.commit(vec![(file, before)], &format!("`{}` cannot be set so", path_text(path)))?;
-        self.last_path = Some(path.to_vec());
         Ok(())
     }
 
@@ -320,25 +383,40 @@ impl ModModel {
         })?;
         let before = self.files[file].text();
         self.files[file].doc = doc;
-        self.commit(vec![(file, before)], &format!("{} cannot be changed so", self.files[file].name))
+        self.commit(vec![(file, before)], &format!("{} cannot be changed so", self.files[file].name), &[])
     }
 
     /// Checks the texts after a change: keeps it (with an undo step) when the mod loads, else
     /// restores the texts and refuses.
-    fn commit(&mut self, before: Snapshot, refusal: &str) -> Result<(), Refusal> {
-        match self.load(&self.overlay()) {
+    fn commit(&mut self, before: Snapshot, refusal: &str, also_with: &[Choices]) -> Result<(), Refusal> {
+        let overlay = self.overlay();
+        let mut loaded = self.load(&overlay).map_err(|problems| (None, problems));
+        for choices in also_with {
+            if loaded.is_err() {
+                break;
+            }
+            if let Err(problems) = loader::load_mod_edited(&self.folder, choices, &overlay) {
+                loaded = Err((Some(choices), problems));
+            }
+        }
+        match loaded {
             Ok(rules) => {
                 self.rules = Ok(rules);
                 self.undo.push(before);
                 self.redo.clear();
+                self.revision += 1;
                 Ok(())
             }
-            Err(problems) => {
+            Err((choices, problems)) => {
                 self.restore(&before);
-                Err(Refusal {
-                    message: refusal.to_string(),
-                    problems: problems.iter().map(ToString::to_string).collect(),
-                })
+                let message = match choices {
+                    None => refusal.to_string(),
+                    Some(choices) => {
+                        let chosen: Vec<String> = choices.iter().map(|(o, c)| format!("{o} = {c}")).collect();
+                        format!("{refusal}: the mod does not load with the setup choice {}", chosen.join(", "))
+                    }
+                };
+                Err(Refusal { message, problems: problems.iter().map(ToString::to_string).collect() })
             }
         }
     }
@@ -349,6 +427,12 @@ impl ModModel {
                 self.files[*file].doc = doc;
             }
         }
+    }
+
+    /// A number that grows with every change, undo and redo: what is drawn from the texts is
+    /// worked out again when it differs.
+    pub fn revision(&self) -> u64 {
+        self.revision
     }
 
     pub fn can_undo(&self) -> bool {
@@ -380,6 +464,7 @@ impl ModModel {
             self.undo.push(current);
         }
         self.rules = self.load(&self.overlay());
+        self.revision += 1;
         true
     }
 
@@ -421,6 +506,28 @@ impl ModModel {
         match replaced {
             Ok(()) => Ok(names),
             Err(error) => Err(Refusal { message: error.to_string(), problems: Vec::new() }),
+        }
+    }
+}
+
+/// One edit of a change made with [`ModModel::change`].
+#[derive(Clone, Debug)]
+pub enum Edit {
+    /// The value at a path set, as [`ModModel::set`] sets it (its spacing and comments kept).
+    Set(DataPath, Value),
+    /// A value added at the end of the list at a path: on a line of its own when the list's
+    /// elements start lines, else after the last one.
+    Push(DataPath, Value),
+    /// The element at an index of the list at a path taken out; the comment lines before it
+    /// stay, before what follows it.
+    Remove(DataPath, usize),
+}
+
+impl Edit {
+    /// The path the edit is at (the value's, or the list's).
+    pub fn path(&self) -> &[Seg] {
+        match self {
+            Edit::Set(path, _) | Edit::Push(path, _) | Edit::Remove(path, _) => path,
         }
     }
 }
@@ -535,6 +642,43 @@ fn put(slot: &mut Item, mut value: Value, existed: bool) {
     *slot = Item::Value(value);
 }
 
+/// Adds `value` at the end of `array`, written like the elements before it: where they start
+/// lines, on a new line with the indent of the last such line; else after a space.
+fn push_formatted(array: &mut toml_edit::Array, mut value: Value) {
+    let line_start = array.iter().filter_map(|v| v.decor().prefix()?.as_str()).filter(|p| p.contains('\n')).last();
+    let prefix = match line_start {
+        Some(prefix) => format!("\n{}", &prefix[prefix.rfind('\n').map_or(0, |i| i + 1)..]),
+        None if array.is_empty() => String::new(),
+        None => " ".to_string(),
+    };
+    value.decor_mut().clear();
+    value.decor_mut().set_prefix(prefix);
+    array.push_formatted(value);
+}
+
+/// Takes the element at `index` out of `array`, keeping the comment lines before it: they go
+/// before the element that takes its place (or before the closing bracket), and when that
+/// element shared the line of the one removed, it takes the line's start too.
+fn remove_keeping_comments(array: &mut toml_edit::Array, index: usize) {
+    let removed = array.remove(index);
+    let prefix = removed.decor().prefix().and_then(|p| p.as_str()).unwrap_or("").to_string();
+    let Some(line) = prefix.rfind('\n') else { return };
+    // The comment lines (and blank lines) above the removed element, without the new line that
+    // starts the element's own line.
+    let above = &prefix[..line];
+    match array.get_mut(index) {
+        Some(next) => {
+            let next_prefix = next.decor().prefix().and_then(|p| p.as_str()).unwrap_or("").to_string();
+            let merged = if next_prefix.contains('\n') { format!("{above}{next_prefix}") } else { prefix.clone() };
+            next.decor_mut().set_prefix(merged);
+        }
+        None => {
+            let trailing = array.trailing().as_str().unwrap_or("").to_string();
+            array.set_trailing(format!("{above}{trailing}"));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -546,5 +690,41 @@ mod tests {
             vec![Seg::Key("items".into()), Seg::Key("bow".into()), Seg::Key("stats".into()), Seg::Key("range".into())]
         );
         assert_eq!(path_text(&path("turn.phases.0.budget")), "turn.phases.0.budget");
+    }
+
+    fn list(text: &str) -> (DocumentMut, Vec<Seg>) {
+        (text.parse().unwrap(), path("list"))
+    }
+
+    fn array(doc: &mut DocumentMut) -> &mut toml_edit::Array {
+        doc["list"].as_array_mut().unwrap()
+    }
+
+    #[test]
+    fn an_element_pushed_takes_a_line_of_its_own_when_the_others_do() {
+        let (mut doc, _) = list("list = [\n  # first\n  1, 2,\n  3,\n]\n");
+        push_formatted(array(&mut doc), Value::from(4));
+        assert_eq!(doc.to_string(), "list = [\n  # first\n  1, 2,\n  3,\n  4,\n]\n");
+        let (mut doc, _) = list("list = [1, 2]\n");
+        push_formatted(array(&mut doc), Value::from(3));
+        assert_eq!(doc.to_string(), "list = [1, 2, 3]\n");
+        let (mut doc, _) = list("list = []\n");
+        push_formatted(array(&mut doc), Value::from(1));
+        assert_eq!(doc.to_string(), "list = [1]\n");
+    }
+
+    #[test]
+    fn an_element_removed_leaves_the_comments_above_it() {
+        let text = "list = [\n  # ones\n  1, 2,\n  # threes\n  3, 4,\n]\n";
+        let (mut doc, _) = list(text);
+        remove_keeping_comments(array(&mut doc), 0);
+        assert_eq!(doc.to_string(), "list = [\n  # ones\n  2,\n  # threes\n  3, 4,\n]\n");
+        remove_keeping_comments(array(&mut doc), 0);
+        assert_eq!(doc.to_string(), "list = [\n  # ones\n  # threes\n  3, 4,\n]\n");
+        remove_keeping_comments(array(&mut doc), 1);
+        assert_eq!(doc.to_string(), "list = [\n  # ones\n  # threes\n  3,\n]\n");
+        let (mut doc, _) = list("list = [\n  1,\n  # last\n  2,\n]\n");
+        remove_keeping_comments(array(&mut doc), 1);
+        assert_eq!(doc.to_string(), "list = [\n  1,\n  # last\n]\n");
     }
 }

@@ -13,6 +13,7 @@ use toml_edit::Value;
 
 use super::balance::BalancePanel;
 use super::model::{MANIFEST, ModModel, Node, Seg, is_collection, path_text};
+use super::painter::{self, MapPainter};
 use super::schema::{FieldInfo, FieldKind, data_schema, field_at, manifest_schema};
 
 /// What the editor shows in its main area.
@@ -24,6 +25,8 @@ pub enum View {
     Table(String),
     Hooks,
     Balance,
+    /// The map painter on a grid board drawn from a layout (`board`, `boards.<id>`).
+    Map(Vec<Seg>),
 }
 
 /// What the person asked for that the app must do.
@@ -65,6 +68,8 @@ pub struct EditorScreen {
     /// The width of the form area, for wrapping long problems (the form scrolls sideways, so
     /// its own width is unbounded).
     form_width: f32,
+    /// The map painter, kept while its board's map is shown (its tool and brush with it).
+    pub painter: Option<MapPainter>,
 }
 
 impl EditorScreen {
@@ -91,6 +96,7 @@ impl EditorScreen {
             manifest_schema: manifest_schema(),
             asking_to_close: false,
             form_width: 600.0,
+            painter: None,
         })
     }
 
@@ -223,11 +229,14 @@ impl EditorScreen {
                 if ui.add_enabled(dirty && self.editable(), egui::Button::new("Save")).clicked() {
                     self.save();
                 }
+                // The status of the change taken back (or made again) would be stale.
                 if ui.add_enabled(self.model.can_undo(), egui::Button::new("Undo")).clicked() {
                     self.model.undo();
+                    self.status = None;
                 }
                 if ui.add_enabled(self.model.can_redo(), egui::Button::new("Redo")).clicked() {
                     self.model.redo();
+                    self.status = None;
                 }
                 if let Ok(rules) = &self.model.rules
                     && ui
@@ -267,11 +276,17 @@ impl EditorScreen {
             self.browse_ui(ui);
         });
         egui::CentralPanel::default().show(ui, |ui| {
+            if let View::Map(board) = self.view.clone() {
+                // The map fills the area: it is not in the scrolled form.
+                self.map_ui(ui, &board);
+                return;
+            }
             self.form_width = ui.available_width();
             egui::ScrollArea::both().id_salt("editor main").show(ui, |ui| match self.view.clone() {
                 View::Entry(path) => self.entry_ui(ui, &path),
                 View::Table(collection) => self.table_ui(ui, &collection),
                 View::Hooks => self.hooks_ui(ui),
+                View::Map(_) => {}
                 View::Balance => {
                     if let Some(before) = self.model.saved_rules.clone() {
                         let after = self.model.rules.as_ref().ok().filter(|_| self.model.is_dirty()).cloned();
@@ -284,6 +299,21 @@ impl EditorScreen {
             });
         });
         choice
+    }
+
+    /// The map painter on the board at `board`; a stroke's outcome goes to the status line.
+    fn map_ui(&mut self, ui: &mut egui::Ui, board: &[Seg]) {
+        if self.painter.as_ref().is_none_or(|p| p.board != board) {
+            self.painter = Some(MapPainter::new(board.to_vec()));
+        }
+        if ui.link("Back to the board's form").clicked() {
+            self.view = View::Entry(board.to_vec());
+        }
+        let editable = self.editable();
+        let painter = self.painter.as_mut().expect("made above");
+        if let Some(outcome) = painter.ui(ui, &mut self.model, editable) {
+            self.status = Some(outcome);
+        }
     }
 
     /// The list of definitions, with a search box.
@@ -363,6 +393,14 @@ impl EditorScreen {
         };
         ui.heading(path_text(path));
         ui.label(RichText::new(format!("in {}", self.model.files[file].name)).small().weak());
+        if painter::can_paint(&self.model, path)
+            && ui
+                .button("Paint the map")
+                .on_hover_text("Paint the layout's cells, homes and special spaces, and draw walls")
+                .clicked()
+        {
+            self.view = View::Map(path.to_vec());
+        }
         if let Some(info) = self.field(path)
             && let Some(description) = &info.description
         {

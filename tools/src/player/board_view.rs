@@ -283,7 +283,7 @@ impl Geometry {
     }
 
     /// The space under a world position.
-    fn space_at(&self, world: Pos2) -> Option<u32> {
+    pub fn space_at(&self, world: Pos2) -> Option<u32> {
         if self.kind == CellKind::Node {
             return self.centers.iter().position(|c| c.distance(world) <= self.node_radius).map(|i| i as u32);
         }
@@ -301,6 +301,21 @@ impl Geometry {
     /// The world position of a space's centre.
     pub fn center(&self, space: u32) -> Option<Pos2> {
         self.centers.get(space as usize).copied()
+    }
+
+    /// Each lattice cell's centre and its space (`None`: sea), in world units.
+    pub fn cells(&self) -> &[(Pos2, Option<u32>)] {
+        &self.cells
+    }
+
+    /// The corners of a cell relative to its centre, in world units.
+    pub fn corners(&self) -> &[Vec2] {
+        &self.corners
+    }
+
+    /// The wall segments drawn, in world units, with their terrain.
+    pub fn walls(&self) -> &[([Pos2; 2], u16)] {
+        &self.walls
     }
 
     /// Whether the board writes each space's name on it: territory maps number their
@@ -588,10 +603,8 @@ impl BoardView {
         let wall_width = (self.zoom * 0.15).clamp(2.0, 6.0);
         for ([a, b], terrain) in &geometry.walls {
             if visible.contains(*a) {
-                let [r, g, b_] =
-                    rules.terrain.get(*terrain as usize).and_then(|t| t.color).unwrap_or([0x3a, 0x2a, 0x1a]);
                 painter
-                    .line_segment([to_screen(*a), to_screen(*b)], Stroke::new(wall_width, Color32::from_rgb(r, g, b_)));
+                    .line_segment([to_screen(*a), to_screen(*b)], Stroke::new(wall_width, wall_color(rules, *terrain)));
             }
         }
         // Nodes and links.
@@ -1111,8 +1124,14 @@ fn count_badge(painter: &egui::Painter, at: Pos2, size: f32, count: u32) {
     );
 }
 
+/// The colour a wall of `terrain` is drawn in: the terrain's, else a dark brown.
+pub fn wall_color(rules: &Ruleset, terrain: u16) -> Color32 {
+    let [r, g, b] = rules.terrain.get(terrain as usize).and_then(|t| t.color).unwrap_or([0x3a, 0x2a, 0x1a]);
+    Color32::from_rgb(r, g, b)
+}
+
 /// A convex polygon (a cell) added to a mesh as a triangle fan.
-fn add_polygon(mesh: &mut Mesh, center: Pos2, corners: &[Vec2], zoom: f32, color: Color32) {
+pub fn add_polygon(mesh: &mut Mesh, center: Pos2, corners: &[Vec2], zoom: f32, color: Color32) {
     let base = mesh.vertices.len() as u32;
     mesh.colored_vertex(center, color);
     for corner in corners {
@@ -1194,7 +1213,7 @@ pub fn space_tooltip(ui: &mut egui::Ui, rules: &Ruleset, state: &GameState, spac
 }
 
 /// Black or white, whichever reads on `background`: a symbol on a dark token is drawn white.
-fn ink_on(background: Color32) -> Color32 {
+pub fn ink_on(background: Color32) -> Color32 {
     let [r, g, b, _] = background.to_array();
     let luma = 0.299 * f32::from(r) + 0.587 * f32::from(g) + 0.114 * f32::from(b);
     if luma < 110.0 { Color32::WHITE } else { Color32::BLACK }
