@@ -1564,3 +1564,47 @@ fn a_small_window_fits_every_bundled_board_whole_with_no_minimap_over_it() {
         }
     }
 }
+
+#[test]
+fn a_mods_images_are_drawn_and_a_missing_one_is_shown_where_it_is_named() {
+    // The bundled images: the characters' glyph and the weapons' icons, drawn into textures.
+    let mods = vec![ModEntry::load(&mods_dir().join("dunes_of_terror"), Origin::Bundled)];
+    let mut harness = started(mods, 4);
+    let rules = harness.state().game().expect("game").session.rules.clone();
+    let character = rules.data.pieces.get_index_of("character").expect("a character kind") as u16;
+    let glyph = meeple::player::art::piece_image(&rules, character).expect("the character has an image");
+    assert!(meeple::player::art::texture(&harness.ctx, &rules, glyph).is_some(), "{glyph} is drawn");
+    let pixels = meeple::player::art::pixels(&rules.images[glyph]).expect("the SVG reads");
+    assert_eq!(pixels.size[0].max(pixels.size[1]), meeple::player::art::RASTER_SIDE as usize);
+    assert!(pixels.pixels.iter().any(|p| p.a() > 0) && pixels.pixels.iter().any(|p| p.a() == 0), "a glyph on clear");
+    // The shop's weapons carry their icons.
+    let session = &mut harness.state_mut().game_mut().expect("game").session;
+    session.edit_state(|state| state.seats[0].resources[0] = 40);
+    harness.run();
+    click(&mut harness, "Buy weapon");
+    let session = &mut harness.state_mut().game_mut().expect("game").session;
+    let options = session.options();
+    assert!(!options.is_empty() && options.iter().all(|o| o.image.is_some()), "{options:?}");
+
+    // A copy whose character names an image that is not there does not load; the launcher
+    // shows where it is named.
+    let user = scratch_dir("missing_image");
+    copy_dir(&mods_dir().join("dunes_of_terror"), &user.join("broken_art"));
+    let rules_file = user.join("broken_art/rules.toml");
+    let text = std::fs::read_to_string(&rules_file).expect("rules");
+    std::fs::write(&rules_file, text.replace(&format!("image = \"{glyph}\""), "image = \"images/charakter.svg\""))
+        .expect("write");
+    let line = std::fs::read_to_string(&rules_file).unwrap().lines().position(|l| l.contains("charakter")).unwrap() + 1;
+    let mods = meeple::player::catalog::discover_in(&mods_dir(), Some(&user));
+    drop(harness);
+    let mut harness = self::harness(PlayerApp::with_mods(mods, StartOptions::default()));
+    harness.run();
+    harness.query_all_by_label_contains("broken_art  (does not load)").next().expect("listed as broken").click();
+    harness.run();
+    let at = format!("broken_art/rules.toml:{line}:");
+    assert!(harness.query_all_by_label_contains(&at).next().is_some(), "the problem is shown at {at}");
+    assert!(
+        harness.query_all_by_label_contains("no file `images/charakter.svg`").next().is_some(),
+        "and says what is missing"
+    );
+}

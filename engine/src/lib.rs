@@ -6,6 +6,7 @@ pub mod diag;
 pub mod expr;
 pub mod files;
 pub mod game;
+pub mod images;
 pub mod loader;
 pub mod lua;
 pub mod options;

@@ -374,6 +374,13 @@ pub(crate) fn load(
     for problem in item_stat_problems(&data) {
         problems.push(locate_problem(&data_files, &problem));
     }
+    // A variant's images first, then those of the mods it extends, nearest first.
+    let image_folders: Vec<PathBuf> =
+        std::iter::once(folder.to_path_buf()).chain(bases.iter().rev().cloned()).collect();
+    let (images, image_problems) = crate::images::find_all(&data, &image_folders);
+    for problem in image_problems {
+        problems.push(locate_problem(&data_files, &problem));
+    }
 
     let mut hooks = Vec::new();
     // The extended mods' hooks first, so the variant's functions of the same name replace them.
@@ -453,6 +460,7 @@ pub(crate) fn load(
     ruleset.folder = Some(folder.to_path_buf());
     ruleset.chosen_options = chosen_options;
     ruleset.rule_locations = rule_locations(&data_files);
+    ruleset.images = images;
     let ruleset = Arc::new(ruleset);
 
     // A `hook("name")` that no hook file defines, located where the data calls it.

@@ -290,6 +290,11 @@ pub struct TerrainDef {
     /// The name shown to players; the key when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// An image drawn for it: a PNG or SVG file inside the mod's folder (`images/forest.svg`),
+    /// looked up in a variant's folder first, then in the mods it extends. Checked at load: a
+    /// missing or unreadable file is refused where this key is written. A tile, repeated over each space of this terrain under the owner's frame, pieces and numbers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<String>,
     /// Drawing colour, `#rrggbb`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(regex(pattern = r"^#[0-9a-fA-F]{6}$"), example = &"#f2e6c9")]
@@ -332,6 +337,11 @@ pub struct PieceKindDef {
     /// The name shown to players; the key when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// An image drawn for it: a PNG or SVG file inside the mod's folder (`images/forest.svg`),
+    /// looked up in a variant's folder first, then in the mods it extends. Checked at load: a
+    /// missing or unreadable file is refused where this key is written. Drawn on the disc of the owner's colour instead of the `symbol`: a light glyph reads best.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<String>,
     /// A short symbol (one or two characters) for drawing the piece.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub symbol: Option<String>,
@@ -417,6 +427,11 @@ pub struct ItemDef {
     /// The name shown to players; the key when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// An image drawn for it: a PNG or SVG file inside the mod's folder (`images/forest.svg`),
+    /// looked up in a variant's folder first, then in the mods it extends. Checked at load: a
+    /// missing or unreadable file is refused where this key is written. Shown beside the item in shops, choices and the pieces holding it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<String>,
     /// A sentence for tooltips.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
@@ -453,6 +468,11 @@ pub struct CardDef {
     /// The name shown to players; the key when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// An image drawn for it: a PNG or SVG file inside the mod's folder (`images/forest.svg`),
+    /// looked up in a variant's folder first, then in the mods it extends. Checked at load: a
+    /// missing or unreadable file is refused where this key is written. Shown on the card in hands and choices.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<String>,
     /// The card's text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,

@@ -649,6 +649,7 @@ impl Compiler<'_> {
             strings: Vec::new(),
             hooks,
             rule_locations: Default::default(),
+            images: Default::default(),
         }
     }
 

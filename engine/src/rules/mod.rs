@@ -537,6 +537,9 @@ pub struct Ruleset {
     /// run time points at the file like an error at load does. Filled by the loader; empty for a
     /// ruleset compiled from data alone.
     pub rule_locations: HashMap<String, String>,
+    /// Where each image the data names lies (`images/forest.svg` → the file, in the mod's
+    /// folder or one it extends; see [`crate::images`]). Filled by the loader.
+    pub images: std::collections::BTreeMap<String, std::path::PathBuf>,
 }
 
 impl Ruleset {

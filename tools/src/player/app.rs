@@ -11,6 +11,7 @@ use egui::{Color32, RichText};
 use meeple_engine::game::{Action, ActionKind};
 use meeple_engine::save::SaveFile;
 
+use super::art;
 use super::board_view::{BoardView, Mark, Overlay};
 use super::catalog::{self, ModEntry, Origin};
 use super::files::{BrowseAnswer, BrowsePurpose, FileDialogs, FolderBrowser, NativeDialogs, Picked, RecentSaves};
@@ -1358,17 +1359,27 @@ impl GameScreen {
         ui.separator();
         let viewer = self.session.viewer();
         // Cards by the names players read (their labels), the unknown ones left out.
-        let known = |hand: &[(u16, u16)]| -> Vec<(String, Option<String>)> {
+        let known = |hand: &[(u16, u16)]| -> Vec<(String, Option<String>, Option<&str>)> {
             hand.iter()
-                .filter_map(|(_, card)| Some((rules.cards.get(*card as usize)?, rules.card_ids.get(*card as usize)?)))
-                .map(|(card, id)| (card.label.clone(), rules.data.cards.get(id).and_then(|def| def.text.clone())))
+                .filter_map(|(_, card)| {
+                    let id = rules.card_ids.get(*card as usize)?;
+                    Some((rules.cards.get(*card as usize)?, id, art::card_image(rules, *card)))
+                })
+                .map(|(card, id, image)| {
+                    (card.label.clone(), rules.data.cards.get(id).and_then(|def| def.text.clone()), image)
+                })
                 .collect()
         };
         if let Some(mine) = view.seats.get(viewer as usize) {
             ui.label(RichText::new("Your hand").strong());
             ui.horizontal_wrapped(|ui| {
-                for (name, text) in known(&mine.hand) {
-                    let response = ui.add(egui::Button::new(name).frame(true));
+                for (name, text, image) in known(&mine.hand) {
+                    let texture = image.and_then(|image| art::texture(ui.ctx(), rules, image));
+                    let button = match texture {
+                        Some(texture) => egui::Button::image_and_text(panels::icon_image(texture), name),
+                        None => egui::Button::new(name),
+                    };
+                    let response = ui.add(button.frame(true));
                     if let Some(text) = text {
                         response.on_hover_text(text);
                     }
@@ -1378,7 +1389,7 @@ impl GameScreen {
         for (i, other) in view.seats.iter().enumerate() {
             if i as u8 != viewer && !other.hand.is_empty() {
                 ui.label(RichText::new(format!("{}: {}", other.name, describe::card_count(other.hand.len()))).small());
-                let shown: Vec<String> = known(&other.hand).into_iter().map(|(name, _)| name).collect();
+                let shown: Vec<String> = known(&other.hand).into_iter().map(|(name, ..)| name).collect();
                 if !shown.is_empty() {
                     ui.label(RichText::new(format!("  shown: {}", shown.join(", "))).small());
                 }

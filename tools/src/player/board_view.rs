@@ -7,14 +7,14 @@
 use std::collections::HashMap;
 
 use egui::epaint::Mesh;
-use egui::{Align2, Color32, FontId, Pos2, Rect, RichText, Sense, Shape, Stroke, Vec2, pos2, vec2};
+use egui::{Align2, Color32, FontId, Pos2, Rect, RichText, Sense, Shape, Stroke, TextureId, Vec2, pos2, vec2};
 use meeple_engine::board::{Board, BoardSpec, LabelSpec, OffsetKind, Topology};
 use meeple_engine::game::GameState;
 use meeple_engine::game::state::{NO_PIECE, NO_SEAT, NO_SPACE};
 use meeple_engine::rules::{BarFull, Ruleset};
 
-use super::describe;
 use super::motion::MotionFrame;
+use super::{art, describe};
 
 /// How a space is marked while a person chooses an action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -566,6 +566,7 @@ impl BoardView {
             }
         }
         painter.add(Shape::mesh(mesh));
+        self.draw_terrain_tiles(ui.ctx(), &painter, geometry, rules, state, &visible, &to_screen);
         // Line of sight: the cells the selected piece sees lit, the others shaded, in one mesh.
         if let Some(seen) = overlay.sight {
             let (lit, shade) = (Color32::from_white_alpha(40), Color32::from_black_alpha(120));
@@ -745,7 +746,14 @@ impl BoardView {
             {
                 health_bar(&painter, at + vec2(0.0, radius + 2.0), radius, share);
             }
-            if let Some(kind) = rules.piece_kinds.get(piece.kind as usize)
+            let image = art::piece_image(rules, piece.kind).and_then(|name| art::texture(ui.ctx(), rules, name));
+            if let Some(texture) = image
+                && radius >= 5.0
+            {
+                // The mod's glyph for the kind on the disc of the owner's colour.
+                let inside = Rect::from_center_size(at, Vec2::splat(radius * 1.55));
+                painter.image(texture, inside, Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0)), Color32::WHITE);
+            } else if let Some(kind) = rules.piece_kinds.get(piece.kind as usize)
                 && self.zoom >= 14.0
             {
                 // One or two characters: "Pa" and "Ch" tell two characters apart where "P"
@@ -838,6 +846,65 @@ impl BoardView {
             });
         }
         result
+    }
+
+    /// The terrain tiles the mod draws (`[terrain.<id>] image`): repeated over each cell of
+    /// that terrain in view, one unit a tile, so neighbouring cells join without seams; inside
+    /// an owned space's frame of its owner's colour. A board whose spaces all share one terrain
+    /// shows its owners' colours alone.
+    #[allow(clippy::too_many_arguments)]
+    fn draw_terrain_tiles(
+        &self,
+        ctx: &egui::Context,
+        painter: &egui::Painter,
+        geometry: &Geometry,
+        rules: &Ruleset,
+        state: &GameState,
+        visible: &Rect,
+        to_screen: &dyn Fn(Pos2) -> Pos2,
+    ) {
+        if geometry.kind == CellKind::Node {
+            return;
+        }
+        let tiles: Vec<Option<TextureId>> = (0..rules.terrain.len() as u16)
+            .map(|t| art::terrain_image(rules, t).and_then(|name| art::texture(ctx, rules, name)))
+            .collect();
+        if tiles.iter().all(Option::is_none) {
+            return;
+        }
+        let mut meshes: HashMap<TextureId, Mesh> = HashMap::new();
+        for &(center, space) in &geometry.cells {
+            let Some(space) = space else { continue };
+            if !visible.contains(center) {
+                continue;
+            }
+            let Some(texture) = tiles.get(state.board.space(space).terrain as usize).copied().flatten() else {
+                continue;
+            };
+            let scale = match state.owner(space) {
+                None => 1.0,
+                Some(_) if terrain_inside_frame(rules, state, space).is_some() => 0.72,
+                Some(_) => continue,
+            };
+            let mesh = meshes.entry(texture).or_insert_with(|| Mesh::with_texture(texture));
+            let base = mesh.vertices.len() as u32;
+            let vertex = |world: Pos2| egui::epaint::Vertex {
+                pos: to_screen(world),
+                uv: pos2(world.x, world.y),
+                color: Color32::WHITE,
+            };
+            mesh.vertices.push(vertex(center));
+            for corner in &geometry.corners {
+                mesh.vertices.push(vertex(center + *corner * (scale * 1.02)));
+            }
+            let n = geometry.corners.len() as u32;
+            for k in 0..n {
+                mesh.add_triangle(base, base + 1 + k, base + 1 + (k + 1) % n);
+            }
+        }
+        for (_, mesh) in meshes {
+            painter.add(Shape::mesh(mesh));
+        }
     }
 
     /// Lays a colour over a whole space: its cell, node, or every cell of its territory.

@@ -4,6 +4,7 @@
 //! with egui_kittest, with no window.
 
 pub mod app;
+pub mod art;
 pub mod board_view;
 pub mod catalog;
 pub mod describe;

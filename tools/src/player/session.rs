@@ -15,9 +15,9 @@ use meeple_engine::game::{
 use meeple_engine::rules::Ruleset;
 use meeple_engine::save::SaveFile;
 
-use super::describe;
 use super::opened::{self, OpenedChoices};
 use super::timeline::{Ranked, Timeline};
+use super::{art, describe};
 
 /// One line of the event log.
 #[derive(Clone, Debug, PartialEq)]
@@ -112,6 +112,8 @@ pub struct ChoiceOption {
     pub detail: Option<String>,
     /// For an item or an item held: the mod's description of it, for the choice's tooltip.
     pub description: Option<String>,
+    /// The mod's image of what the choice stands for (an item, a piece's kind, a card).
+    pub image: Option<String>,
 }
 
 /// Counts kept while a game is played, for the game-over screen.
@@ -513,6 +515,7 @@ impl Session {
                     hostile: owner.is_some_and(|o| !self.allies(o, me)) || enemy_on_space,
                     detail: item.and_then(|item| describe::item_detail(&self.rules, item)),
                     description: item.and_then(|item| describe::item_description(&self.rules, item)),
+                    image: art::choice_image(&self.rules, &self.state, param.kind, arg).map(str::to_string),
                 }
             })
             .collect()
@@ -536,6 +539,7 @@ impl Session {
                     hostile: false,
                     detail: item.and_then(|item| describe::item_detail(&self.rules, item)),
                     description: item.and_then(|item| describe::item_description(&self.rules, item)),
+                    image: art::choice_image(&self.rules, &self.state, kind, arg).map(str::to_string),
                 };
                 (option, why)
             })
