@@ -1577,6 +1577,20 @@ fn a_mods_images_are_drawn_and_a_missing_one_is_shown_where_it_is_named() {
     let pixels = meeple::player::art::pixels(&rules.images[glyph]).expect("the SVG reads");
     assert_eq!(pixels.size[0].max(pixels.size[1]), meeple::player::art::RASTER_SIDE as usize);
     assert!(pixels.pixels.iter().any(|p| p.a() > 0) && pixels.pixels.iter().any(|p| p.a() == 0), "a glyph on clear");
+    // A character shows the weapon it would fight with and its bullets: the pistol and its 6
+    // at the start, the shotgun and its 8 once bought (the dearest item held with an image).
+    let me = harness.state().game().expect("game").session.state.seat_piece(0).expect("Police 1");
+    let item = |h: &Harness<'static, PlayerApp>| {
+        let state = &h.state().game().expect("game").session.state;
+        meeple::player::board_view::shown_item(&rules, &state.pieces[me as usize])
+            .map(|(item, charges)| (rules.items[item as usize].id.clone(), charges))
+    };
+    assert_eq!(item(&harness), Some(("pistol".to_string(), Some(6))));
+    let shotgun = rules.items.iter().position(|i| i.id == "shotgun").unwrap() as u16;
+    harness.state_mut().game_mut().expect("game").session.edit_state(|state| {
+        state.pieces[me as usize].items.push(meeple_engine::game::state::HeldItem { item: shotgun, charges: 8 });
+    });
+    assert_eq!(item(&harness), Some(("shotgun".to_string(), Some(8))));
     // The shop's weapons carry their icons.
     let session = &mut harness.state_mut().game_mut().expect("game").session;
     session.edit_state(|state| state.seats[0].resources[0] = 40);

@@ -59,6 +59,9 @@ enum Command {
         /// Edit a bundled mod's own files instead of being asked (for the mod's developers).
         #[arg(long)]
         in_place: bool,
+        /// Open the map painter on this board: `board`, or `boards.<id>` (a grid with a layout).
+        #[arg(long, value_name = "BOARD")]
+        paint: Option<String>,
     },
 }
 
@@ -99,9 +102,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         None => play(PlayArgs::default()),
         Some(Command::Play(args)) => play(args),
-        Some(Command::Edit { mod_name, in_place }) => {
+        Some(Command::Edit { mod_name, in_place, paint }) => {
             let edit = mod_name.is_some();
-            let options = meeple::player::StartOptions { mod_name, edit, in_place, ..Default::default() };
+            let options = meeple::player::StartOptions { mod_name, edit, in_place, paint, ..Default::default() };
             meeple::player::run(options).map(|()| ExitCode::SUCCESS)
         }
         Some(Command::Check { mods }) => cli::check::run(&mods),

@@ -50,6 +50,8 @@ pub struct StartOptions {
     pub edit: bool,
     /// Edit a bundled mod's own files (else the editor asks).
     pub in_place: bool,
+    /// Open the editor's map painter on this board (`board`, `boards.<id>`).
+    pub paint: Option<String>,
 }
 
 /// Which screen is shown.
@@ -138,10 +140,13 @@ impl PlayerApp {
             app.open_save(path, options.replay);
         } else if options.edit {
             app.open_editor(selected);
-            if options.in_place
-                && let Screen::Editor(editor) = &mut app.screen
-            {
-                editor.placement = crate::editor::screen::Placement::InPlace;
+            if let Screen::Editor(editor) = &mut app.screen {
+                if options.in_place {
+                    editor.placement = crate::editor::screen::Placement::InPlace;
+                }
+                if let Some(board) = &options.paint {
+                    editor.view = crate::editor::screen::View::Map(crate::editor::model::path(board));
+                }
             }
         } else if options.start {
             app.open_setup(selected);

@@ -746,6 +746,12 @@ impl BoardView {
             {
                 health_bar(&painter, at + vec2(0.0, radius + 2.0), radius, share);
             }
+            if radius >= 8.0
+                && let Some((item, charges)) = shown_item(rules, piece)
+                && let Some(texture) = art::item_image(rules, item).and_then(|name| art::texture(ui.ctx(), rules, name))
+            {
+                item_badge(&painter, at + vec2(radius * 0.8, radius * 0.55), radius * 0.62, texture, charges);
+            }
             let image = art::piece_image(rules, piece.kind).and_then(|name| art::texture(ui.ctx(), rules, name));
             if let Some(texture) = image
                 && radius >= 5.0
@@ -1146,6 +1152,42 @@ pub fn bar_share(rules: &Ruleset, piece: &meeple_engine::game::state::Piece) -> 
     };
     let has_it = info.initial > 0 || given(stat) || full_stat.is_some_and(given);
     (full > 0 && has_it).then(|| (value as f32 / full as f32).clamp(0.0, 1.0))
+}
+
+/// The item a piece shows on its disc: the dearest it holds that has an image (what it
+/// bought rather than what it started with), with its charges when it has any.
+pub fn shown_item(rules: &Ruleset, piece: &meeple_engine::game::state::Piece) -> Option<(u16, Option<i64>)> {
+    let held = piece
+        .items
+        .iter()
+        .filter(|h| art::item_image(rules, h.item).is_some())
+        .max_by_key(|h| rules.items.get(h.item as usize).map_or(0, |i| i.price))?;
+    let uses_charges = rules.items.get(held.item as usize).is_some_and(|i| i.charges > 0) || held.charges > 0;
+    Some((held.item, uses_charges.then_some(held.charges)))
+}
+
+/// An item's icon in a small dark square at a piece's side, with its charges under it.
+fn item_badge(painter: &egui::Painter, at: Pos2, size: f32, texture: TextureId, charges: Option<i64>) {
+    let square = Rect::from_center_size(at, Vec2::splat(size * 2.0));
+    painter.rect(
+        square,
+        3.0,
+        Color32::from_black_alpha(200),
+        Stroke::new(1.0, Color32::from_gray(200)),
+        egui::StrokeKind::Inside,
+    );
+    painter.image(
+        texture,
+        square.shrink(size * 0.2),
+        Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0)),
+        Color32::WHITE,
+    );
+    if let Some(charges) = charges {
+        let font = FontId::proportional((size * 1.1).clamp(8.0, 14.0));
+        let text_at = square.right_bottom() + vec2(1.0, 0.0);
+        painter.text(text_at + vec2(1.0, 1.0), Align2::LEFT_BOTTOM, charges.to_string(), font.clone(), Color32::BLACK);
+        painter.text(text_at, Align2::LEFT_BOTTOM, charges.to_string(), font, Color32::WHITE);
+    }
 }
 
 /// A bar under a piece: green when full, through yellow to red when nearly empty.
