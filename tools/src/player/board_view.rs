@@ -737,7 +737,11 @@ impl BoardView {
                 (to_screen(center) + offset, radius)
             };
             let color = describe::seat_color(rules, state, piece.owner);
-            painter.circle(at, radius, color, Stroke::new(1.0, Color32::BLACK));
+            if art::piece_image(rules, piece.kind).is_some() {
+                painter.circle(at, radius, color, Stroke::new(1.0, Color32::BLACK));
+            } else {
+                token(&painter, at, radius, color, piece.kind);
+            }
             if overlay.ring == Some(id as u32) {
                 painter.circle_stroke(at, radius + 3.0, Stroke::new(2.5, Color32::WHITE));
             }
@@ -1152,6 +1156,54 @@ pub fn bar_share(rules: &Ruleset, piece: &meeple_engine::game::state::Piece) -> 
     };
     let has_it = info.initial > 0 || given(stat) || full_stat.is_some_and(given);
     (full > 0 && has_it).then(|| (value as f32 / full as f32).clamp(0.0, 1.0))
+}
+
+/// A piece of a kind the mod draws no image for: a token in the owner's colour whose shape
+/// tells its kind from the others (a disc, a rounded square, a diamond, a hexagon, a shield,
+/// in the order the mod lists its kinds), with a lighter rim so it stands off the board.
+fn token(painter: &egui::Painter, at: Pos2, radius: f32, color: Color32, kind: u16) {
+    let rim = Stroke::new(1.0, Color32::BLACK);
+    let corners = |count: usize, turn: f32, scale: f32| -> Vec<Pos2> {
+        (0..count)
+            .map(|i| {
+                let angle = turn + i as f32 * std::f32::consts::TAU / count as f32;
+                at + vec2(angle.cos(), angle.sin()) * radius * scale
+            })
+            .collect()
+    };
+    match kind % 5 {
+        0 => {
+            painter.circle(at, radius, color, rim);
+        }
+        1 => {
+            let square = Rect::from_center_size(at, Vec2::splat(radius * 1.75));
+            painter.rect(square, radius * 0.3, color, rim, egui::StrokeKind::Middle);
+        }
+        2 => {
+            painter.add(Shape::convex_polygon(corners(4, 0.0, 1.15), color, rim));
+        }
+        3 => {
+            painter.add(Shape::convex_polygon(corners(6, 0.0, 1.05), color, rim));
+        }
+        _ => {
+            // A shield: flat top, point below.
+            let r = radius;
+            let points = vec![
+                at + vec2(-r * 0.9, -r * 0.85),
+                at + vec2(r * 0.9, -r * 0.85),
+                at + vec2(r * 0.85, r * 0.15),
+                at + vec2(0.0, r * 1.05),
+                at + vec2(-r * 0.85, r * 0.15),
+            ];
+            painter.add(Shape::convex_polygon(points, color, rim));
+        }
+    }
+    // A lighter inner rim: the token reads as a raised piece on any ground.
+    painter.circle_stroke(
+        at,
+        radius * 0.78,
+        Stroke::new((radius * 0.08).clamp(0.5, 2.0), Color32::from_white_alpha(60)),
+    );
 }
 
 /// The item a piece shows on its disc: the dearest it holds that has an image (what it
