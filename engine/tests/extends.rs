@@ -4,26 +4,10 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use common::{MINIMAL_DATA, manifest};
+use common::{MINIMAL_DATA, manifest, write_mods};
 use meeple_engine::loader::load_mod;
-
-/// Writes mod folders side by side in a fresh folder: (id, [(relative path, contents)]).
-fn write_mods(mods: &[(&str, Vec<(&str, String)>)]) -> PathBuf {
-    static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let root = std::env::temp_dir().join(format!("meeple-extends-{}-{n}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    for (id, files) in mods {
-        for (path, contents) in files {
-            let target = root.join(id).join(path);
-            std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-            std::fs::write(target, contents).unwrap();
-        }
-    }
-    root
-}
 
 fn variant_manifest(id: &str, base: &str) -> String {
     format!("{}extends = \"{base}\"\n", manifest(id))

@@ -59,6 +59,24 @@ pub fn write_mod(id: &str, files: &[(&str, &[u8])]) -> PathBuf {
     folder
 }
 
+/// Writes mod folders side by side in a fresh folder, for mods that extend one another:
+/// (id, [(relative path, contents)]). Returns the folder holding them.
+#[allow(dead_code)]
+pub fn write_mods<C: AsRef<[u8]>>(mods: &[(&str, Vec<(&str, C)>)]) -> PathBuf {
+    static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let root = std::env::temp_dir().join(format!("meeple-mods-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    for (id, files) in mods {
+        for (path, contents) in files {
+            let target = root.join(id).join(path);
+            std::fs::create_dir_all(target.parent().expect("has a parent")).expect("create folder");
+            std::fs::write(target, contents).expect("write file");
+        }
+    }
+    root
+}
+
 /// Loads a mod expected to be broken; returns its problems rendered as text.
 pub fn problems(folder: &Path) -> Vec<Diagnostic> {
     match load_mod(folder) {
