@@ -1379,12 +1379,7 @@ impl GameScreen {
             ui.label(RichText::new("Your hand").strong());
             ui.horizontal_wrapped(|ui| {
                 for (name, text, image) in known(&mine.hand) {
-                    let texture = image.and_then(|image| art::texture(ui.ctx(), rules, image));
-                    let button = match texture {
-                        Some(texture) => egui::Button::image_and_text(panels::icon_image(texture), name),
-                        None => egui::Button::new(name),
-                    };
-                    let response = ui.add(button.frame(true));
+                    let response = ui.add(art::button(ui.ctx(), rules, image, name).frame(true));
                     if let Some(text) = text {
                         response.on_hover_text(text);
                     }

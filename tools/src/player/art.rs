@@ -39,6 +39,22 @@ pub fn texture(ctx: &egui::Context, rules: &Ruleset, name: &str) -> Option<Textu
     id_of
 }
 
+/// A button with the mod's image `name` (when it has one that reads) before its words.
+pub fn button<'a>(
+    ctx: &egui::Context,
+    rules: &Ruleset,
+    name: Option<&str>,
+    text: impl Into<egui::WidgetText>,
+) -> egui::Button<'a> {
+    match name.and_then(|name| texture(ctx, rules, name)) {
+        Some(texture) => egui::Button::image_and_text(
+            egui::Image::from_texture(egui::load::SizedTexture::new(texture, egui::Vec2::splat(20.0))),
+            text,
+        ),
+        None => egui::Button::new(text),
+    }
+}
+
 /// The image of a piece kind, an item, a card or a terrain, by the data's id.
 pub fn piece_image<'r>(rules: &'r Ruleset, kind: u16) -> Option<&'r str> {
     rules.data.pieces.get_index(kind as usize)?.1.image.as_deref()

@@ -251,11 +251,8 @@ pub fn actions(ui: &mut egui::Ui, session: &mut Session) -> ActionsResponse {
                     RichText::new(&option.label)
                 };
                 ui.horizontal(|ui| {
-                    let icon = option.image.as_deref().and_then(|name| art::texture(ui.ctx(), &session.rules, name));
-                    let mut response = match icon {
-                        Some(texture) => ui.add(egui::Button::image_and_text(icon_image(texture), text)),
-                        None => ui.button(text),
-                    };
+                    let button = art::button(ui.ctx(), &session.rules, option.image.as_deref(), text);
+                    let mut response = ui.add(button);
                     // An item's description (and what it gives) on hover, where it is chosen.
                     if let Some(description) = &option.description {
                         response = response.on_hover_text(description.as_str());
@@ -286,11 +283,7 @@ pub fn actions(ui: &mut egui::Ui, session: &mut Session) -> ActionsResponse {
         // What is shown but cannot be chosen now, greyed, with why (a shop's dearer wares).
         for (option, why) in session.refused_options() {
             ui.horizontal(|ui| {
-                let icon = option.image.as_deref().and_then(|name| art::texture(ui.ctx(), &session.rules, name));
-                let button = match icon {
-                    Some(texture) => egui::Button::image_and_text(icon_image(texture), option.label.as_str()),
-                    None => egui::Button::new(&option.label),
-                };
+                let button = art::button(ui.ctx(), &session.rules, option.image.as_deref(), option.label.as_str());
                 let button = ui.add_enabled(false, button);
                 button.on_disabled_hover_text(why.as_str());
                 ui.label(RichText::new(&why).small().weak());
@@ -599,11 +592,6 @@ pub fn log_line(ui: &mut egui::Ui, session: &Session, line: &LogLine, compact: b
         })
         .inner;
     response.on_hover_text(format!("Turn {} · {}", line.turn, line.kind.meaning()));
-}
-
-/// A mod's image at the size of a line of text, for a button.
-pub fn icon_image(texture: egui::TextureId) -> egui::Image<'static> {
-    egui::Image::from_texture(egui::load::SizedTexture::new(texture, Vec2::splat(20.0)))
 }
 
 /// Green for success, red for failure.
