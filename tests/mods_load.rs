@@ -37,6 +37,11 @@ fn checked_in_schemas_are_up_to_date() {
             stale.push(name);
         }
     }
+    // The online protocol's messages, from the server's types.
+    let protocol = root().join("schemas").join(meeple::online::protocol::SCHEMA_FILE);
+    if std::fs::read_to_string(&protocol).ok().as_deref() != Some(meeple::online::protocol::schema_text().as_str()) {
+        stale.push(meeple::online::protocol::SCHEMA_FILE);
+    }
     // The pages generated from the types and the Lua API's description.
     for (path, text) in meeple_engine::schema::docs() {
         if std::fs::read_to_string(root().join(path)).ok().as_deref() != Some(text.as_str()) {

@@ -3,4 +3,5 @@
 //! engine).
 
 pub mod editor;
+pub mod online;
 pub mod player;

@@ -49,6 +49,12 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Serve tables online: an authoritative server people join over WebSocket (see
+    /// docs/online.md).
+    Serve(cli::serve::ServeArgs),
+    /// Load a server with many scripted clients playing whole games (starts one when no
+    /// --server is given), and report actions a second, round trips and memory.
+    Bots(cli::serve::BotsArgs),
     /// Open the window: the launcher, or a game of MOD.
     Play(PlayArgs),
     /// Open the editor on a mod (a bundled mod's id, or a folder).
@@ -115,6 +121,8 @@ fn main() -> ExitCode {
         Some(Command::Lua(args)) => cli::lua::run(args),
         Some(Command::New(args)) => cli::new::run(args),
         Some(Command::Schema { out, check }) => cli::schema::run(&out, check),
+        Some(Command::Serve(args)) => cli::serve::run(args),
+        Some(Command::Bots(args)) => cli::serve::bots(args),
     };
     match result {
         Ok(code) => code,

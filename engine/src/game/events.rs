@@ -1,14 +1,14 @@
 //! What happened: the events an action or a turn change produces, for logs, the player's
 //! animations, scenario tests and `meeple run`.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::action::Action;
 use super::state::Outcome;
 
 /// One thing that happened. Ids are indices into the ruleset and board; [`crate::game::Engine`]
 /// renders events as readable JSON.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "event")]
 pub enum Event {
     GameStarted,

@@ -17,6 +17,7 @@ pub mod new;
 pub mod replay;
 pub mod run;
 pub mod schema;
+pub mod serve;
 pub mod sim;
 pub mod test;
 

@@ -12,6 +12,10 @@ pub fn run(out: &Path, check: bool) -> Result<ExitCode, String> {
     let files: Vec<(PathBuf, String)> = meeple_engine::schema::all()
         .into_iter()
         .map(|(name, text)| (out.join(name), text))
+        .chain(std::iter::once((
+            out.join(meeple::online::protocol::SCHEMA_FILE),
+            meeple::online::protocol::schema_text(),
+        )))
         .chain(meeple_engine::schema::docs().into_iter().map(|(path, text)| (root.join(path), text)))
         .collect();
     let mut stale = Vec::new();
