@@ -748,3 +748,92 @@ fn a_killed_server_resumes_every_table_where_it_was() {
     }
     std::fs::remove_dir_all(&data).unwrap();
 }
+
+#[test]
+fn a_silent_person_passes_when_the_tables_clock_runs_out() {
+    let rules = load("dice_wars");
+    let data = scratch("clock");
+    runtime().block_on(async {
+        let (_server, url) = serve(vec![rules.clone()], &data, 600).await;
+        let mut silent = connect(&url).await;
+        let mut timed = request("dice_wars", vec![person(), person()], 3);
+        timed.turn_seconds = Some(1);
+        let table = create(&mut silent, timed).await;
+        join(&mut silent, table, 1).await;
+        let mut other = connect(&url).await;
+        join(&mut other, table, 2).await;
+        silent.send(&ClientMessage::Confirm { table }).await.unwrap();
+        other.send(&ClientMessage::Confirm { table }).await.unwrap();
+        let first = next_update(&mut silent).await.unwrap();
+        assert_eq!(first.seconds_left, Some(1));
+        let started = std::time::Instant::now();
+        // Nobody acts: the seat to act passes when its second is up, then the next one's.
+        let second = next_update(&mut silent).await.unwrap();
+        assert!(started.elapsed() >= Duration::from_millis(900), "{:?}", started.elapsed());
+        assert_eq!(second.step, 1);
+        assert_ne!(second.to_act, first.to_act, "the turn passed");
+        assert!(
+            second.events.iter().any(|e| e["event"] == "acted" && e["action"]["kind"] == "Pass"),
+            "the clock passed for the seat: {:?}",
+            second.events
+        );
+        let (code, _) = {
+            let mut refused = request("dice_wars", vec![person(), person()], 3);
+            refused.turn_seconds = Some(0);
+            silent.send(&ClientMessage::CreateTable(refused)).await.unwrap();
+            next_error(&mut silent).await
+        };
+        assert_eq!(code, ErrorCode::BadTable);
+    });
+    std::fs::remove_dir_all(&data).unwrap();
+}
+
+/// Every message a server sends and a client writes fits `schemas/protocol.schema.json`.
+#[test]
+fn the_messages_on_the_wire_fit_the_protocols_schema() {
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(meeple_tests::root().join("schemas/protocol.schema.json")).unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let rules = load("dice_wars");
+    let data = scratch("schema");
+    let check = |text: &str| {
+        let value: serde_json::Value = serde_json::from_str(text).unwrap();
+        let errors: Vec<String> = validator.iter_errors(&value).map(|e| e.to_string()).take(3).collect();
+        assert!(errors.is_empty(), "{text:.300}: {errors:?}");
+    };
+    runtime().block_on(async {
+        let (_server, url) = serve(vec![rules.clone()], &data, 600).await;
+        let (mut client, _) = Client::connect(&url).await.unwrap();
+        let mut sent = vec![
+            ClientMessage::ListTables {},
+            ClientMessage::CreateTable(request("dice_wars", vec![person(), computer("easy")], 4)),
+            ClientMessage::Join { table: 1, seat: 1, name: "Ann".into() },
+            ClientMessage::Confirm { table: 1 },
+            ClientMessage::Join { table: 1, seat: 2, name: "Bob".into() },
+        ];
+        for message in sent.drain(..) {
+            let text = serde_json::to_string(&message).unwrap();
+            check(&text);
+            client.send_text(text).await.unwrap();
+        }
+        // Everything that comes back, up to the refusal of the last join (seat 2 is the
+        // computer's).
+        let mut texts = Vec::new();
+        while !texts.last().is_some_and(|t: &String| t.contains(r#""type":"error""#)) {
+            texts.push(client.receive_text().await.unwrap());
+            assert!(texts.len() < 10_000);
+        }
+        for text in &texts {
+            check(text);
+        }
+        for kind in ["tables", "table", "joined", "game", "error"] {
+            assert!(
+                texts.iter().any(|t| t.contains(&format!(r#""type":"{kind}""#))),
+                "no `{kind}` among {texts:.100?}"
+            );
+        }
+    });
+    std::fs::remove_dir_all(&data).unwrap();
+}

@@ -86,7 +86,7 @@ pub struct TableRequest {
     /// seat (or, when passing is not allowed, plays the medium computer's choice). None: no
     /// clock.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = 5, max = 86400))]
+    #[schemars(range(min = 1, max = 86400))]
     pub turn_seconds: Option<u32>,
     /// Seconds a seat whose connection dropped is held for its person; after them, the seat
     /// leaves by the mod's rule (or, in a mod without leaving, the computer plays it until its

@@ -122,6 +122,11 @@ impl Table {
                 format!("{} is played by {} to {} seats, not {count}", rules.manifest.name, range.min, range.max),
             );
         }
+        if request.turn_seconds.is_some_and(|s| !(1..=86_400).contains(&s))
+            || request.grace_seconds.is_some_and(|s| s > 86_400)
+        {
+            return refuse(ErrorCode::BadTable, "a clock is 1 to 86400 seconds, a grace period at most 86400");
+        }
         if request.seats.iter().all(|s| s.computer.is_some()) {
             return refuse(ErrorCode::BadTable, "a table needs at least one seat for a person");
         }
