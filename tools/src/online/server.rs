@@ -491,7 +491,11 @@ async fn connection(shared: Arc<Shared>, stream: TcpStream) {
         return;
     }
     let _ = stream.set_nodelay(true);
+    // Small buffers: a client's messages are small, and the defaults (128 KiB each way per
+    // connection) would make the connections most of a table's memory.
     let config = WebSocketConfig::default()
+        .read_buffer_size(8 * 1024)
+        .write_buffer_size(0)
         .max_message_size(Some(MAX_CLIENT_MESSAGE_BYTES + 1024))
         .max_frame_size(Some(MAX_CLIENT_MESSAGE_BYTES + 1024));
     let handshake = tokio::time::timeout(

@@ -18,8 +18,9 @@ use meeple_engine::game::state::NO_SEAT;
 use meeple_engine::game::{Action, ActionKind, ActionRecord, Engine, Event, Events, GameSetup, GameState, SeatSetup};
 use meeple_engine::rules::Ruleset;
 use meeple_engine::save::SaveFile;
+use serde_json::value::RawValue;
 
-use super::protocol::{ErrorCode, GameUpdate, SeatSummary, ServerMessage, Stage, TableId, TableRequest, TableSummary};
+use super::protocol::{ErrorCode, SeatSummary, ServerMessage, Stage, TableId, TableRequest, TableSummary};
 use super::store::{Record, TableLog};
 
 /// A connection's number on the server.
@@ -690,7 +691,7 @@ impl Table {
         };
         let seats = self.seat_summaries();
         let seconds_left = game.deadline.map(|d| d.saturating_duration_since(now).as_secs() as u32);
-        let outcome = game.state.outcome.as_ref().and_then(|o| serde_json::to_value(o).ok());
+        let outcome = game.state.outcome.clone();
         let board_uid = game.state.board.uid();
         // One text per (viewer, whether it needs the board).
         let mut texts: HashMap<(u8, bool), Arc<str>> = HashMap::new();
@@ -704,31 +705,23 @@ impl Table {
             let needs_board = member.board_uid != Some(board_uid);
             member.board_uid = Some(board_uid);
             let text = texts.entry((viewer, needs_board)).or_insert_with(|| {
-                let mut view = game.state.view_for(rules, viewer);
-                let board = needs_board.then(|| serde_json::to_value(&*view.board).unwrap_or_default());
-                view.board = empty_board();
-                let mut view = serde_json::to_value(&view).unwrap_or_default();
-                if let Some(object) = view.as_object_mut() {
-                    object.remove("board");
-                }
-                let update = GameUpdate {
+                let view = game.state.view_for(rules, viewer);
+                let board = needs_board.then(|| raw_json(&*view.board));
+                let seen: Vec<Event> = events.iter().filter_map(|e| e.seen_by(rules, viewer)).collect();
+                let update = GameUpdateOut {
                     table: self.id,
                     seat: member.seat.map(|s| s + 1),
                     step: game.history.len() as u64,
-                    board,
-                    view,
-                    events: events
-                        .iter()
-                        .filter_map(|e| e.seen_by(rules, viewer))
-                        .filter_map(|e| serde_json::to_value(e).ok())
-                        .collect(),
+                    board: board.as_deref(),
+                    view: &view_without_board(view),
+                    events: &raw_json(&seen),
                     to_act: to_act.map(|s| s + 1),
-                    legal: if to_act == Some(viewer) { legal_for_to_act.clone() } else { Vec::new() },
+                    legal: if to_act == Some(viewer) { &legal_for_to_act } else { &[] },
                     seconds_left,
-                    seats: seats.clone(),
-                    outcome: outcome.clone(),
+                    seats: &seats,
+                    outcome: outcome.as_ref(),
                 };
-                message_text(&ServerMessage::Game(Box::new(update)))
+                serde_json::to_string(&ServerMessageOut::Game(update)).unwrap_or_default().into()
             });
             out.push((*conn, text.clone()));
         }
@@ -754,12 +747,66 @@ pub fn message_text(message: &ServerMessage) -> Arc<str> {
     serde_json::to_string(message).unwrap_or_default().into()
 }
 
-/// The board a view is sent with in place of the real one (sent apart, once).
-fn empty_board() -> Arc<meeple_engine::board::Board> {
+/// JSON text written straight from a value (no tree of JSON values in between).
+fn raw_json<T: serde::Serialize + ?Sized>(value: &T) -> Box<RawValue> {
+    serde_json::value::to_raw_value(value).unwrap_or_else(|_| RawValue::from_string("null".into()).expect("null is JSON"))
+}
+
+/// A view's JSON without its board (sent apart, once). The board is the state's first field,
+/// so the view is written with a small stand-in board and that field cut from the front; were
+/// the state's layout ever to change, the view goes through a JSON tree instead.
+fn view_without_board(mut view: GameState) -> Box<RawValue> {
     thread_local! {
-        static EMPTY: Arc<meeple_engine::board::Board> = GameState::placeholder().board;
+        static STAND_IN: (Arc<meeple_engine::board::Board>, String) = {
+            let board = GameState::placeholder().board;
+            let text = format!("{{\"board\":{},", serde_json::to_string(&*board).unwrap_or_default());
+            (board, text)
+        };
     }
-    EMPTY.with(Arc::clone)
+    STAND_IN.with(|(board, prefix)| {
+        view.board = board.clone();
+        let text = serde_json::to_string(&view).unwrap_or_default();
+        match text.strip_prefix(prefix.as_str()) {
+            Some(rest) => RawValue::from_string(format!("{{{rest}")).unwrap_or_else(|_| raw_json(&serde_json::Value::Null)),
+            None => {
+                let mut tree = serde_json::to_value(&view).unwrap_or_default();
+                if let Some(object) = tree.as_object_mut() {
+                    object.remove("board");
+                }
+                raw_json(&tree)
+            }
+        }
+    })
+}
+
+/// [`ServerMessage::Game`] as the server writes it: the same JSON, written from borrowed parts
+/// and ready-made JSON text rather than built as a tree first (most of a step's cost).
+#[derive(serde::Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum ServerMessageOut<'a> {
+    Game(GameUpdateOut<'a>),
+}
+
+/// [`super::protocol::GameUpdate`], borrowed; field for field the same JSON.
+#[derive(serde::Serialize)]
+struct GameUpdateOut<'a> {
+    table: TableId,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seat: Option<u8>,
+    step: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    board: Option<&'a RawValue>,
+    view: &'a RawValue,
+    events: &'a RawValue,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    to_act: Option<u8>,
+    #[serde(skip_serializing_if = "<[ActionRecord]>::is_empty")]
+    legal: &'a [ActionRecord],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seconds_left: Option<u32>,
+    seats: &'a [SeatSummary],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    outcome: Option<&'a meeple_engine::game::state::Outcome>,
 }
 
 /// Rebuilds the game state a client sees from a `game` message's `view` and the board last
