@@ -749,7 +749,8 @@ pub fn message_text(message: &ServerMessage) -> Arc<str> {
 
 /// JSON text written straight from a value (no tree of JSON values in between).
 fn raw_json<T: serde::Serialize + ?Sized>(value: &T) -> Box<RawValue> {
-    serde_json::value::to_raw_value(value).unwrap_or_else(|_| RawValue::from_string("null".into()).expect("null is JSON"))
+    serde_json::value::to_raw_value(value)
+        .unwrap_or_else(|_| RawValue::from_string("null".into()).expect("null is JSON"))
 }
 
 /// A view's JSON without its board (sent apart, once). The board is the state's first field,
@@ -767,7 +768,9 @@ fn view_without_board(mut view: GameState) -> Box<RawValue> {
         view.board = board.clone();
         let text = serde_json::to_string(&view).unwrap_or_default();
         match text.strip_prefix(prefix.as_str()) {
-            Some(rest) => RawValue::from_string(format!("{{{rest}")).unwrap_or_else(|_| raw_json(&serde_json::Value::Null)),
+            Some(rest) => {
+                RawValue::from_string(format!("{{{rest}")).unwrap_or_else(|_| raw_json(&serde_json::Value::Null))
+            }
             None => {
                 let mut tree = serde_json::to_value(&view).unwrap_or_default();
                 if let Some(object) = tree.as_object_mut() {
