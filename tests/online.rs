@@ -674,7 +674,7 @@ fn a_killed_server_resumes_every_table_where_it_was() {
                     client.send(&ClientMessage::Rejoin { table, token: token.clone() }).await.unwrap();
                     let seed = round * 10 + seat as u64;
                     // A short pause per action, so the kills fall in the middle of the games.
-                    let think = Duration::from_millis(4);
+                    let think = Duration::from_millis(12);
                     players.push((t, tokio::spawn(play_randomly_after(think, client, table, seed, |_| true))));
                 }
             }
@@ -834,6 +834,33 @@ fn the_messages_on_the_wire_fit_the_protocols_schema() {
                 "no `{kind}` among {texts:.100?}"
             );
         }
+    });
+    std::fs::remove_dir_all(&data).unwrap();
+}
+
+#[test]
+fn a_seat_got_up_from_before_the_game_is_free_again() {
+    let rules = load("dice_wars");
+    let data = scratch("got-up");
+    runtime().block_on(async {
+        let (_server, url) = serve(vec![rules.clone()], &data, 600).await;
+        let mut first = connect(&url).await;
+        let table = create(&mut first, request("dice_wars", vec![person(), person()], 6)).await;
+        join(&mut first, table, 1).await;
+        first.send(&ClientMessage::LeaveTable { table }).await.unwrap();
+        let mut second = connect(&url).await;
+        // The seat is free once the server has heard of it: ask until the list says so.
+        let listed = loop {
+            second.send(&ClientMessage::ListTables {}).await.unwrap();
+            if let ServerMessage::Tables { tables } = second.receive().await.unwrap()
+                && !tables[0].seats[0].taken
+            {
+                break tables;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        };
+        assert_eq!((listed[0].id, listed[0].stage), (table, Stage::Gathering));
+        join(&mut second, table, 1).await;
     });
     std::fs::remove_dir_all(&data).unwrap();
 }

@@ -54,6 +54,16 @@ struct Seat {
     stand_in: bool,
 }
 
+impl Seat {
+    /// Open again, for anyone to take.
+    fn free(&mut self) {
+        self.name.clear();
+        self.token = None;
+        self.confirmed = false;
+        self.away_since = None;
+    }
+}
+
 struct Member {
     /// The seat (0-based), or `None` for a spectator.
     seat: Option<u8>,
@@ -209,12 +219,7 @@ impl Table {
                     s.name = name.clone();
                     s.token = Some(token.clone());
                 }
-                Record::Freed { seat } => {
-                    let s = &mut self.seats[seat_index(*seat)?];
-                    s.name.clear();
-                    s.token = None;
-                    s.confirmed = false;
-                }
+                Record::Freed { seat } => self.seats[seat_index(*seat)?].free(),
                 Record::Confirmed { seat } => self.seats[seat_index(*seat)?].confirmed = true,
                 Record::Started { setup } => {
                     let mut events = Events::discard();
@@ -614,11 +619,7 @@ impl Table {
     fn away_for_good(&mut self, engine: &mut Engine, seat: u8, now: Instant, out: &mut Outbox) -> Result<(), String> {
         match &self.game {
             None => {
-                self.write(&Record::Freed { seat: seat + 1 }).map_err(|(_, m)| m)?;
-                let held = &mut self.seats[seat as usize];
-                held.name.clear();
-                held.token = None;
-                held.confirmed = false;
+                self.free_seat(seat)?;
                 self.tell_everyone_the_table(out);
             }
             Some(game) if game.state.outcome.is_some() => {}
@@ -648,7 +649,7 @@ impl Table {
             held.connections.retain(|c| *c != conn);
             if held.connections.is_empty() {
                 if got_up && self.game.is_none() {
-                    self.away_for_good_before_the_game(seat)?;
+                    self.free_seat(seat)?;
                 } else {
                     held.away_since = Some(now);
                 }
@@ -658,13 +659,10 @@ impl Table {
         Ok(())
     }
 
-    fn away_for_good_before_the_game(&mut self, seat: u8) -> Result<(), String> {
+    /// Frees a seat before the game (its person got up, or stayed away past the grace period).
+    fn free_seat(&mut self, seat: u8) -> Result<(), String> {
         self.write(&Record::Freed { seat: seat + 1 }).map_err(|(_, m)| m)?;
-        let held = &mut self.seats[seat as usize];
-        held.name.clear();
-        held.token = None;
-        held.confirmed = false;
-        held.away_since = None;
+        self.seats[seat as usize].free();
         Ok(())
     }
 
