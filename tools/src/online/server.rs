@@ -132,6 +132,12 @@ struct Lobby {
 }
 
 impl Shared {
+    /// The lobby (a worker that panicked holding it left nothing half-written in it: every
+    /// change is one map operation).
+    fn lobby(&self) -> std::sync::MutexGuard<'_, Lobby> {
+        self.lobby.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     fn worker_of(&self, table: TableId) -> &std_mpsc::Sender<Work> {
         &self.workers[(table % self.workers.len() as u64) as usize]
     }
@@ -269,7 +275,7 @@ fn resume_tables(shared: &Arc<Shared>) -> (usize, Vec<String>) {
         match made {
             Ok(mut table) => {
                 table.keep_log(log);
-                shared.lobby.lock().unwrap_or_else(|e| e.into_inner()).tables.insert(id, table.summary());
+                shared.lobby().tables.insert(id, table.summary());
                 let _ = shared.worker_of(id).send(Work::Resume { table: Box::new(table), records });
                 resumed += 1;
             }
@@ -323,7 +329,7 @@ fn worker(shared: Arc<Shared>, work: std_mpsc::Receiver<Work>) {
             let table = tables.get_mut(&id).expect("listed");
             if table.ended_at.is_some_and(|t| now >= t + super::table::ENDED_TABLE_KEPT) {
                 tables.remove(&id);
-                shared.lobby.lock().unwrap_or_else(|e| e.into_inner()).tables.remove(&id);
+                shared.lobby().tables.remove(&id);
                 continue;
             }
             let engine = engine_for(&mut engines, table.rules());
@@ -349,7 +355,9 @@ fn worker(shared: Arc<Shared>, work: std_mpsc::Receiver<Work>) {
                 computers.push_back(id);
             }
             finish_if_over(&shared, table);
-            shared.lobby.lock().unwrap_or_else(|e| e.into_inner()).tables.insert(id, table.summary());
+            if let Some(summary) = table.changed_summary() {
+                shared.lobby().tables.insert(id, summary);
+            }
         }
         deliver(&mut out, &connections);
     }
@@ -406,7 +414,7 @@ fn handle_work(
                 }
                 Err(why) => {
                     eprintln!("table {id} cannot be resumed: {why}");
-                    shared.lobby.lock().unwrap_or_else(|e| e.into_inner()).tables.remove(&id);
+                    shared.lobby().tables.remove(&id);
                 }
             }
         }
@@ -669,7 +677,7 @@ impl ClientSession {
                         self.refuse(ErrorCode::Limit, "this connection is at too many tables");
                         return true;
                     }
-                    if !shared.lobby.lock().unwrap_or_else(|e| e.into_inner()).tables.contains_key(&table) {
+                    if !shared.lobby().tables.contains_key(&table) {
                         self.refuse(ErrorCode::NoTable, format!("there is no table {table}"));
                         return true;
                     }
@@ -696,7 +704,7 @@ impl ClientSession {
             Err(why) => return self.refuse(ErrorCode::BadTable, why),
         };
         let id = {
-            let mut lobby = shared.lobby.lock().unwrap_or_else(|e| e.into_inner());
+            let mut lobby = shared.lobby();
             let in_play = lobby.tables.values().filter(|t| t.stage != super::protocol::Stage::Over).count();
             if in_play >= shared.config.limits.tables {
                 drop(lobby);
@@ -714,7 +722,7 @@ impl ClientSession {
             Err(why) => return self.refuse(ErrorCode::Limit, format!("the server cannot keep a new table: {why}")),
         }
         self.created += 1;
-        shared.lobby.lock().unwrap_or_else(|e| e.into_inner()).tables.insert(id, table.summary());
+        shared.lobby().tables.insert(id, table.summary());
         let _ = shared.worker_of(id).send(Work::Create { table: Box::new(table), conn: self.conn.clone() });
     }
 }

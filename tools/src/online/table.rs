@@ -91,6 +91,9 @@ pub struct Table {
     log: Option<TableLog>,
     /// When the game ended (the table is dropped some time after).
     pub ended_at: Option<Instant>,
+    /// Whether the lobby's summary of the table is out of date: its seats, stage or spectators
+    /// changed (not every step: the lobby shows none of the game).
+    lobby_stale: bool,
 }
 
 /// A new random token: 128 bits from the operating system, as 32 hex digits.
@@ -179,6 +182,7 @@ impl Table {
             game: None,
             log: None,
             ended_at: None,
+            lobby_stale: true,
         })
     }
 
@@ -310,7 +314,13 @@ impl Table {
         }
     }
 
-    fn tell_everyone_the_table(&self, out: &mut Outbox) {
+    /// The table's summary when the lobby's is out of date, once.
+    pub fn changed_summary(&mut self) -> Option<TableSummary> {
+        std::mem::take(&mut self.lobby_stale).then(|| self.summary())
+    }
+
+    fn tell_everyone_the_table(&mut self, out: &mut Outbox) {
+        self.lobby_stale = true;
         let text = message_text(&ServerMessage::Table { table: self.summary() });
         for conn in self.members.keys() {
             out.push((*conn, text.clone()));
@@ -400,6 +410,7 @@ impl Table {
             return refuse(ErrorCode::Seat, "a seat's connection sees the game from its seat");
         }
         self.members.insert(conn, Member { seat: None, board_uid: None });
+        self.lobby_stale = true;
         out.push((conn, message_text(&ServerMessage::Table { table: self.summary() })));
         if self.game.is_some() {
             self.send_game(engine, &[], Some(conn), now, out);
@@ -537,6 +548,7 @@ impl Table {
         game.history.push((seat, action));
         if game.state.outcome.is_some() {
             self.ended_at = Some(now);
+            self.lobby_stale = true;
         }
         self.start_clock(now);
         self.send_game(engine, events.list(), None, now, out);
