@@ -864,3 +864,239 @@ fn a_seat_got_up_from_before_the_game_is_free_again() {
     });
     std::fs::remove_dir_all(&data).unwrap();
 }
+
+// ---------------------------------------------------------------------------------------------
+// The window's "Play online", driven like a person would (egui_kittest, no display).
+
+mod window {
+    use std::path::Path;
+    use std::time::{Duration, Instant};
+
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+    use meeple::player::catalog::{ModEntry, Origin};
+    use meeple::player::{PlayerApp, StartOptions};
+    use meeple_engine::game::ActionKind;
+    use meeple_engine::game::state::SeatStatus;
+    use meeple_tests::mods_dir;
+
+    use super::{runtime, scratch, serve};
+
+    type Window = Harness<'static, PlayerApp>;
+
+    /// A player window keeping the seats it holds in `kept` (as a window does in its data folder).
+    fn window(kept: &Path) -> Window {
+        let mods = vec![ModEntry::load(&mods_dir().join("dice_wars"), Origin::Bundled)];
+        let mut app = PlayerApp::with_mods(mods, StartOptions::default());
+        app.kept_seats_file = Some(kept.to_path_buf());
+        Harness::builder()
+            .with_size(egui::vec2(1280.0, 800.0))
+            .build_ui_state(|ui, app: &mut PlayerApp| app.ui(ui), app)
+    }
+
+    /// Frames of every window until `done` holds (the server answers on its own threads).
+    fn until(windows: &mut [&mut Window], what: &str, done: impl Fn(&[&mut Window]) -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !done(windows) {
+            assert!(Instant::now() < deadline, "waited 30 s for {what}");
+            for window in windows.iter_mut() {
+                window.step();
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        // A frame of what changed, for the widgets to be found.
+        for window in windows.iter_mut() {
+            window.step();
+        }
+    }
+
+    fn click(window: &mut Window, label: &str) {
+        window
+            .query_all_by_label(label)
+            .next()
+            .unwrap_or_else(|| panic!("no widget labelled {label:?}"))
+            .scroll_to_me();
+        window.step();
+        window.query_all_by_label(label).next().unwrap_or_else(|| panic!("no widget labelled {label:?}")).click();
+        // The click, what it changes, and a window it opens (drawn unseen once to size it).
+        for _ in 0..4 {
+            window.step();
+        }
+    }
+
+    fn has_label(window: &Window, label: &str) -> bool {
+        window.query_all_by_label(label).next().is_some()
+    }
+
+    /// Opens "Play online" and connects to `url`.
+    fn connect(window: &mut Window, url: &str) {
+        click(window, "Play online");
+        window.state_mut().lobby_mut().expect("the lobby is shown").address = url.to_string();
+        click(window, "Connect");
+        until(&mut [window], "the server's welcome", |w| has_label(w[0], "Open the table"));
+    }
+
+    fn playing(window: &Window) -> bool {
+        window.state().game().is_some_and(|g| g.online.is_some())
+    }
+
+    /// The pieces' owners as the window's game shows them.
+    fn owners(window: &Window) -> Vec<u8> {
+        window.state().game().expect("a game is shown").session.state.pieces.iter().map(|p| p.owner).collect()
+    }
+
+    fn step_of(window: &Window) -> u64 {
+        window.state().game().and_then(|g| g.session.online_step()).unwrap_or(u64::MAX)
+    }
+
+    #[test]
+    fn windows_open_join_confirm_play_watch_surrender_and_come_back_to_a_table() {
+        let rules = meeple_tests::load("dice_wars");
+        let data = scratch("window");
+        let server = runtime();
+        let (_running, url) = server.block_on(serve(vec![rules.clone()], &data, 60));
+
+        // Ann opens a table for two people and a computer, with a clock, and sits at seat 1.
+        let mut ann = window(&data.join("ann-seats.json"));
+        connect(&mut ann, &url);
+        {
+            let lobby = ann.state_mut().lobby_mut().unwrap();
+            lobby.name = "Ann".into();
+            lobby.form.seats = vec![None, None, Some("easy".into())];
+            lobby.form.clock = true;
+            lobby.form.turn_seconds = 600;
+        }
+        click(&mut ann, "Open the table");
+        until(&mut [&mut ann], "Ann's seat", |w| has_label(w[0], "Confirm"));
+        let table = *ann.state_mut().lobby_mut().unwrap().held.keys().next().expect("Ann holds a seat");
+        assert_eq!(ann.state_mut().lobby_mut().unwrap().held[&table].0, 1);
+        assert!(has_label(&ann, "3. Computer 3 (easy)"), "the table lists its computer seat");
+        click(&mut ann, "Confirm");
+        until(&mut [&mut ann], "Ann ready", |w| has_label(w[0], "1. Ann (ready)"));
+        assert!(!playing(&ann), "the game waits for every seat");
+
+        // Bob finds the table in the list, takes seat 2 and confirms: the game starts for both.
+        let mut bob = window(&data.join("bob-seats.json"));
+        connect(&mut bob, &url);
+        bob.state_mut().lobby_mut().unwrap().name = "Bob".into();
+        until(&mut [&mut bob], "the table listed", |w| has_label(w[0], "Take seat 2"));
+        click(&mut bob, "Take seat 2");
+        until(&mut [&mut bob], "Bob's seat", |w| has_label(w[0], "Confirm"));
+        click(&mut bob, "Confirm");
+        until(&mut [&mut ann, &mut bob], "the game to start", |w| playing(w[0]) && playing(w[1]));
+        for (window, name) in [(&ann, "Ann"), (&bob, "Bob")] {
+            let game = window.state().game().unwrap();
+            let seats: Vec<&str> = game.session.state.seats.iter().map(|s| s.name.as_str()).collect();
+            assert_eq!(seats, ["Ann", "Bob", "Computer 3 (easy)"]);
+            assert!(has_label(window, &format!("you play {name}")), "{name}'s bar names the seat");
+            assert!(!has_label(window, "Undo") && !has_label(window, "Save"), "the server keeps the game");
+        }
+
+        // Cy watches: the same board, nothing to do.
+        let mut cy = window(&data.join("cy-seats.json"));
+        connect(&mut cy, &url);
+        until(&mut [&mut cy], "the table listed", |w| has_label(w[0], "Watch"));
+        click(&mut cy, "Watch");
+        until(&mut [&mut cy], "the game watched", |w| playing(w[0]));
+        assert!(has_label(&cy, "watching"));
+
+        // Turns pass through the windows' own buttons; the computer moves on the server.
+        let mut ended_turns = 0;
+        while ended_turns < 4 {
+            until(&mut [&mut ann, &mut bob, &mut cy], "a person's turn", |w| {
+                w[..2].iter().any(|w| w.state().game().unwrap().session.is_human_turn())
+            });
+            let who = if ann.state().game().unwrap().session.is_human_turn() { &mut ann } else { &mut bob };
+            let before = step_of(who);
+            let clock = who.state().game().unwrap().online.as_ref().unwrap().clock;
+            assert!(clock.is_some_and(|(s, _)| s <= 600), "the clock runs for a person: {clock:?}");
+            assert!(window_has_text(who, " s left for "), "the clock is shown");
+            click(who, "End turn");
+            until(&mut [&mut ann, &mut bob, &mut cy], "the pass to reach every window", |w| {
+                w.iter().all(|w| step_of(w) > before)
+            });
+            ended_turns += 1;
+        }
+        until(&mut [&mut ann, &mut bob, &mut cy], "every window at the same step", |w| {
+            step_of(w[0]) == step_of(w[1]) && step_of(w[1]) == step_of(w[2])
+        });
+        assert_eq!(owners(&ann), owners(&bob));
+        assert_eq!(owners(&ann), owners(&cy));
+        let spectator = &cy.state().game().unwrap().session;
+        assert!(spectator.legal().is_empty() && !spectator.is_human_turn(), "a spectator is offered nothing");
+
+        // Bob goes back to the tables and takes his seat back: the game is where it was.
+        click(&mut bob, "Back to tables");
+        assert!(!playing(&bob));
+        until(&mut [&mut ann, &mut bob, &mut cy], "Bob's seat held", |w| has_label(w[1], "Back to the game"));
+        click(&mut bob, "Back to the game");
+        until(&mut [&mut ann, &mut bob, &mut cy], "Bob back at the table", |w| playing(w[1]));
+        until(&mut [&mut ann, &mut bob, &mut cy], "Bob at the game's step", |w| step_of(w[1]) == step_of(w[0]));
+        assert_eq!(owners(&ann), owners(&bob));
+
+        // Bob's window closes; a new one finds his seat kept and takes it back.
+        drop(bob);
+        let mut bob = window(&data.join("bob-seats.json"));
+        connect(&mut bob, &url);
+        until(&mut [&mut ann, &mut bob, &mut cy], "Bob's kept seat", |w| has_label(w[1], "Back to the game"));
+        click(&mut bob, "Back to the game");
+        until(&mut [&mut ann, &mut bob, &mut cy], "Bob back again", |w| {
+            playing(w[1]) && step_of(w[1]) == step_of(w[0])
+        });
+        assert_eq!(owners(&ann), owners(&bob));
+        assert!(has_label(&bob, "you play Bob"));
+
+        // An action the rules allow, chosen in Bob's window when it is his turn, reaches Ann's.
+        loop {
+            until(&mut [&mut ann, &mut bob, &mut cy], "a person's turn", |w| {
+                w[..2].iter().any(|w| w.state().game().unwrap().session.is_human_turn())
+            });
+            if bob.state().game().unwrap().session.is_human_turn() {
+                break;
+            }
+            let before = step_of(&ann);
+            click(&mut ann, "End turn");
+            until(&mut [&mut ann, &mut bob, &mut cy], "Ann's pass", |w| w.iter().all(|w| step_of(w) > before));
+        }
+        let attack =
+            bob.state().game().unwrap().session.legal().iter().find(|a| matches!(a.kind, ActionKind::Rule(_))).copied();
+        if let Some(attack) = attack {
+            let before = step_of(&bob);
+            bob.state_mut().game_mut().unwrap().session.act(attack).unwrap();
+            assert!(bob.state().game().unwrap().session.is_awaiting_server(), "the server decides");
+            until(&mut [&mut ann, &mut bob, &mut cy], "the attack decided", |w| w.iter().all(|w| step_of(w) > before));
+            assert_eq!(owners(&ann), owners(&bob));
+        }
+
+        // Both people surrender through the bar's button: their seats turn grey and the
+        // computer plays the game out on the server.
+        for seat in 0..2 {
+            let who = if seat == 0 { &mut ann } else { &mut bob };
+            click(who, "Surrender");
+            click(who, "Leave");
+            until(&mut [&mut ann, &mut bob, &mut cy], "the seat to turn grey", |w| {
+                w.iter().all(|w| {
+                    let game = w.state().game().unwrap();
+                    game.session.is_over() || game.session.state.seats[seat].status == SeatStatus::Left
+                })
+            });
+        }
+        until(&mut [&mut ann, &mut bob, &mut cy], "the game's end", |w| {
+            w.iter().all(|w| w.state().game().unwrap().session.is_over())
+        });
+        for window in [&ann, &bob, &cy] {
+            let state = &window.state().game().unwrap().session.state;
+            // Grey, or conquered since by the computer.
+            assert!(state.seats[..2].iter().all(|s| s.status != SeatStatus::Active));
+            assert!(has_label(window, "Back to tables"), "the end offers the way back");
+            assert!(!has_label(window, "Rematch"), "a rematch is a new table");
+        }
+        let outcome = |w: &Window| w.state().game().unwrap().session.state.outcome.clone();
+        assert_eq!(outcome(&ann), outcome(&cy));
+        assert_eq!(outcome(&bob), outcome(&cy));
+    }
+
+    fn window_has_text(window: &Window, text: &str) -> bool {
+        window.query_all_by_label_contains(text).next().is_some()
+    }
+}

@@ -1,5 +1,6 @@
 //! Playing over a network: the protocol (`protocol`), the server's tables (`table`), what it
-//! keeps on disk (`store`), the server itself (`server`, `meeple serve`), a client (`client`)
+//! keeps on disk (`store`), the server itself (`server`, `meeple serve`), a client (`client`), a
+//! window's connection on a thread of its own (`link`)
 //! and the load runner (`bots`, `meeple bots`). See `docs/online.md`.
 //!
 //! Architecture invariant: the server is the only authority. A client sends what its person
@@ -8,6 +9,7 @@
 
 pub mod bots;
 pub mod client;
+pub mod link;
 pub mod protocol;
 pub mod server;
 pub mod store;

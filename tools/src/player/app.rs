@@ -1,7 +1,8 @@
 //! The eframe app: the launcher (bundled and user mods), the setup screen, the game screen
 //! (board with the selected piece's line of sight, turn, actions, dice, sealed choices opened,
 //! seats, log, computer pace, save and load, undo, hot reload, hand over between people, game
-//! over) and the replay viewer.
+//! over), the replay viewer, and the online lobby (a game at a server's table plays on the same
+//! game screen, driven by the server).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -16,6 +17,7 @@ use super::board_view::{BoardView, Mark, Overlay};
 use super::catalog::{self, ModEntry, Origin};
 use super::files::{BrowseAnswer, BrowsePurpose, FileDialogs, FolderBrowser, NativeDialogs, Picked, RecentSaves};
 use super::keys::{self, Command};
+use super::lobby::{Lobby, LobbyChoice, OnlineTable};
 use super::motion::Motion;
 use super::preview::ModPreview;
 use super::reload::{ModWatcher, Reload};
@@ -29,6 +31,10 @@ use super::{describe, panels, timeline};
 
 /// How soon a change of settings is kept on disk, at the latest.
 const SETTINGS_SAVED_AFTER: Duration = Duration::from_secs(6);
+
+/// How many updates from a server may wait to be shown before the screen shows them all at
+/// once (a window that was hidden, a table of fast computers).
+const ONLINE_CATCH_UP: usize = 30;
 
 /// How much the keys + and − zoom at a press.
 const KEY_ZOOM: f32 = 1.25;
@@ -61,6 +67,8 @@ pub enum Screen {
     Game(Box<GameScreen>),
     Replay(Box<ReplayViewer>),
     Editor(Box<EditorScreen>),
+    /// "Play online": a server's tables.
+    Lobby(Box<Lobby>),
 }
 
 /// The player window's state.
@@ -90,6 +98,10 @@ pub struct PlayerApp {
     editor_aside: Option<Box<EditorScreen>>,
     /// The game set aside while its replay is watched; closing the replay returns to it.
     game_aside: Option<Box<GameScreen>>,
+    /// The lobby left for the list of games, with its connection and seats held.
+    lobby_aside: Option<Box<Lobby>>,
+    /// Where the lobby keeps the seats held online between runs (none in tests).
+    pub kept_seats_file: Option<PathBuf>,
 }
 
 impl PlayerApp {
@@ -104,7 +116,9 @@ impl PlayerApp {
                 mods.push(ModEntry::load(folder, Origin::User));
             }
         }
-        Self::with_mods_and_recent(mods, options, RecentSaves::load(RecentSaves::default_file()))
+        let mut app = Self::with_mods_and_recent(mods, options, RecentSaves::load(RecentSaves::default_file()));
+        app.kept_seats_file = super::lobby::KeptSeats::default_file();
+        app
     }
 
     /// The launcher with the given mods (tests pass fixture mods), remembering recent saves for
@@ -135,6 +149,8 @@ impl PlayerApp {
             notice: None,
             editor_aside: None,
             game_aside: None,
+            lobby_aside: None,
+            kept_seats_file: None,
         };
         if let Some(path) = &options.open {
             app.open_save(path, options.replay);
@@ -357,6 +373,30 @@ impl PlayerApp {
                 }
                 None => {}
             },
+            Screen::Lobby(lobby) => match lobby.ui(ui, &self.mods) {
+                Some(LobbyChoice::Back) => {
+                    let Screen::Lobby(lobby) = std::mem::replace(&mut self.screen, Screen::Launcher) else {
+                        unreachable!("matched above")
+                    };
+                    self.lobby_aside = Some(lobby);
+                }
+                Some(LobbyChoice::Play(session, mut table)) => {
+                    let Screen::Lobby(lobby) = std::mem::replace(&mut self.screen, Screen::Launcher) else {
+                        unreachable!("matched above")
+                    };
+                    table.lobby = lobby;
+                    self.screen = Screen::Game(Box::new(GameScreen::online(*session, table)));
+                }
+                None => {}
+            },
+            Screen::Game(game) if game.online.is_some() => {
+                if game.ui(ui) == Some(GameChoice::Quit)
+                    && let Some(table) = game.online.take()
+                {
+                    // Up from the table: the seat is held for its person, who may come back.
+                    self.screen = Screen::Lobby(Box::new(table.into_lobby()));
+                }
+            }
             Screen::Game(game) => match game.ui(ui) {
                 Some(GameChoice::Quit) => {
                     self.screen = match self.editor_aside.take() {
@@ -400,11 +440,19 @@ impl PlayerApp {
     fn launcher_ui(&mut self, ui: &mut egui::Ui) {
         let mut start = None;
         let mut edit = None;
+        let mut online = false;
         egui::CentralPanel::default().show(ui, |ui| {
             ui.horizontal(|ui| {
                 ui.heading("Meeple");
                 if ui.button("Settings").on_hover_text("Colours and the interface's scale").clicked() {
                     self.show_settings = !self.show_settings;
+                }
+                if ui
+                    .button("Play online")
+                    .on_hover_text("Tables at a Meeple server: join, watch or open one")
+                    .clicked()
+                {
+                    online = true;
                 }
             });
             ui.label("Choose a game.");
@@ -485,6 +533,28 @@ impl PlayerApp {
         }
         if let Some(index) = edit {
             self.open_editor(index);
+        }
+        if online {
+            self.open_lobby();
+        }
+    }
+
+    /// Opens "Play online" (the lobby kept from the last visit, with its connection).
+    pub fn open_lobby(&mut self) {
+        let mut lobby = self.lobby_aside.take().unwrap_or_default();
+        lobby.kept_file.clone_from(&self.kept_seats_file);
+        if !lobby.is_connected() {
+            // The form starts with the game chosen in the launcher.
+            lobby.preferred_game = self.mods.get(self.selected).map(|m| m.id.clone());
+        }
+        self.screen = Screen::Lobby(lobby);
+    }
+
+    /// The lobby, when it is shown.
+    pub fn lobby_mut(&mut self) -> Option<&mut Lobby> {
+        match &mut self.screen {
+            Screen::Lobby(lobby) => Some(lobby),
+            _ => None,
         }
     }
 
@@ -668,6 +738,8 @@ pub struct GameScreen {
     pub motion: Motion,
     /// The "reduce motion" setting: every action shows its end at once.
     pub reduce_motion: bool,
+    /// The server's table, for a game played online.
+    pub online: Option<Box<OnlineTable>>,
 }
 
 impl GameScreen {
@@ -705,7 +777,17 @@ impl GameScreen {
             end_screen: None,
             motion: Motion::default(),
             reduce_motion: false,
+            online: None,
         }
+    }
+
+    /// A game at a server's table: the screen sends the person's actions to the server and
+    /// shows its updates.
+    pub fn online(session: Session, table: Box<OnlineTable>) -> Self {
+        let folder = session.rules.folder.clone().unwrap_or_default();
+        let mut screen = Self::new(session, &folder);
+        screen.online = Some(table);
+        screen
     }
 
     /// The same game again — mod, options, seats and their players — with another seed.
@@ -816,7 +898,8 @@ impl GameScreen {
     /// Whether the game has moves that dropping it would lose: it is not over and not saved
     /// since its last action.
     pub fn has_unsaved_moves(&self) -> bool {
-        !self.session.is_over() && self.session.history.len() != self.saved_actions
+        // Online, the server keeps the game.
+        self.online.is_none() && !self.session.is_over() && self.session.history.len() != self.saved_actions
     }
 
     /// A viewer of the game so far, from the start, held in memory (no file is written).
@@ -845,7 +928,13 @@ impl GameScreen {
 
     /// Leaves the game for the person to move (after they confirmed it).
     pub fn leave(&mut self) {
-        let _ = self.session.act(meeple_engine::game::Action::leave());
+        match &mut self.online {
+            // Online, the server applies the mod's leave rule, at any moment.
+            Some(table) => table.surrender(),
+            None => {
+                let _ = self.session.act(meeple_engine::game::Action::leave());
+            }
+        }
     }
 
     /// Whether the screen waits for the seat to move to take it over (a game with hidden hands
@@ -892,7 +981,7 @@ impl GameScreen {
 
     /// Plays computer turns at the chosen pace.
     fn pace_computers(&mut self, ctx: &egui::Context, now: f64) {
-        if self.session.is_over() || self.session.is_human_turn() {
+        if self.online.is_some() || self.session.is_over() || self.session.is_human_turn() {
             self.skipping = false;
             return;
         }
@@ -926,12 +1015,34 @@ impl GameScreen {
         // asks for the next frame at once (see the end of this function).
         let revision = self.session.revision();
         let now = ui.input(|i| i.time);
-        if let Some(reload) = self.watcher.poll(ui.ctx(), now) {
+        if let Some(table) = &mut self.online {
+            table.exchange(&mut self.session, now);
+            // One update a frame, once the last one's motion has played; all at once when
+            // motion is off or the screen has fallen far behind.
+            let all = self.reduce_motion || table.behind() > ONLINE_CATCH_UP;
+            if all {
+                while table.show_next(&mut self.session) {}
+            } else if !self.motion.is_busy(now) {
+                table.show_next(&mut self.session);
+            }
+            if table.behind() > 0 {
+                ui.ctx().request_repaint();
+            }
+        } else if let Some(reload) = self.watcher.poll(ui.ctx(), now) {
+            // Online, the rules are the server's: the mod on disk is not reloaded.
             self.apply_reload(reload);
         }
         self.pace_computers(ui.ctx(), now);
         self.follow_motion(ui.ctx(), now);
         let choice_made = self.screen_ui(ui, &mut choice);
+        if let Some(table) = &mut self.online {
+            // What the person chose this frame goes at once.
+            table.exchange(&mut self.session, now);
+            if table.clock.is_some() {
+                // The clock counts down each second.
+                ui.ctx().request_repaint_after(Duration::from_millis(250));
+            }
+        }
         if self.show_keys {
             self.keys_window(ui.ctx());
         }
@@ -997,7 +1108,9 @@ impl GameScreen {
     fn confirm_ui(&mut self, ui: &mut egui::Ui) -> Option<GameChoice> {
         let asked = self.confirm?;
         let mut answer = None;
-        let name = describe::seat(&self.session.state, self.session.seat());
+        // Online, the window's own seat leaves, whoever is to move.
+        let leaving = self.online.as_ref().and_then(|t| t.seat).map_or(self.session.seat(), |seat| seat - 1);
+        let name = describe::seat(&self.session.state, leaving);
         let moves = self.session.history.len() - self.saved_actions.min(self.session.history.len());
         egui::Modal::new(egui::Id::unique("game question")).show(ui.ctx(), |ui| {
             ui.set_max_width(420.0);
@@ -1099,6 +1212,10 @@ impl GameScreen {
         let answered = self.confirm_ui(ui);
 
         egui::Panel::top("game bar").show(ui, |ui| {
+            if self.online.is_some() {
+                self.online_bar_ui(ui, choice);
+                return;
+            }
             ui.horizontal_wrapped(|ui| {
                 if ui.button("Quit to games").clicked() {
                     *choice = self.drop_for(DropFor::Quit);
@@ -1270,6 +1387,84 @@ impl GameScreen {
         answered
     }
 
+    /// The game bar of a game played online: back to the tables, surrender, the clock, the
+    /// connection, and the seats away.
+    fn online_bar_ui(&mut self, ui: &mut egui::Ui, choice: &mut Option<GameChoice>) {
+        let Some(table) = &mut self.online else { return };
+        let now = ui.input(|i| i.time);
+        let session = &self.session;
+        ui.horizontal_wrapped(|ui| {
+            if ui
+                .button("Back to tables")
+                .on_hover_text("Your seat is held for you: take it back from the table list")
+                .clicked()
+            {
+                *choice = Some(GameChoice::Quit);
+            }
+            ui.separator();
+            ui.label(RichText::new(&session.rules.manifest.name).strong());
+            ui.label(format!("table {}", table.table));
+            match table.seat {
+                Some(seat) => ui.label(format!("you play {}", describe::seat(&session.state, seat - 1))),
+                None => ui.label("watching"),
+            };
+            let may_leave = session.rules.data.seats.allow_leaving
+                && !session.is_over()
+                && table.seat.is_some_and(|s| {
+                    session
+                        .state
+                        .seats
+                        .get(s as usize - 1)
+                        .is_some_and(|seat| seat.status == meeple_engine::game::state::SeatStatus::Active)
+                });
+            if table.seat.is_some()
+                && ui
+                    .add_enabled(may_leave, egui::Button::new("Surrender"))
+                    .on_hover_text("Leave the game by its rule: you take no more turns")
+                    .on_disabled_hover_text("This game has no leaving, or your seat is out of it")
+                    .clicked()
+            {
+                self.confirm = Some(Confirm::Leave);
+            }
+            if !session.is_over()
+                && let Some(seconds) = table.seconds_left(now)
+            {
+                ui.separator();
+                let seat = describe::seat(&session.state, session.seat());
+                let text = RichText::new(format!("{seconds} s left for {seat}"));
+                ui.label(if seconds <= 10 { text.color(Color32::LIGHT_RED).strong() } else { text });
+            }
+            if session.is_awaiting_server() {
+                ui.label(RichText::new("sent…").weak());
+            }
+            if !table.is_connected() {
+                ui.colored_label(Color32::LIGHT_RED, "not connected");
+                if ui.button("Reconnect").clicked() {
+                    table.reconnect(ui.ctx());
+                }
+            }
+            ui.separator();
+            if ui.button("Keys").on_hover_text("The keyboard shortcuts (the key ?)").clicked() {
+                self.show_keys = !self.show_keys;
+            }
+            if ui.button("Settings").on_hover_text("Colours and the interface's scale").clicked() {
+                self.settings_asked = true;
+            }
+        });
+        let away: Vec<String> = table
+            .seats
+            .iter()
+            .filter(|s| s.computer.is_none() && !s.connected)
+            .map(|s| if s.stand_in { format!("{} (the computer plays)", s.name) } else { s.name.clone() })
+            .collect();
+        if !away.is_empty() {
+            ui.label(RichText::new(format!("Away: {}", away.join(", "))).small());
+        }
+        if let Some(status) = &table.status {
+            ui.label(RichText::new(status).small());
+        }
+    }
+
     /// Selects the piece standing on a clicked space, if any, whatever else the click does: the
     /// board shows what it sees. A click on an empty space keeps the selection.
     pub fn select_piece_at(&mut self, space: u32) {
@@ -1408,6 +1603,7 @@ impl GameScreen {
         let Some((_, ranking, telling)) = self.end_screen.clone() else { return };
         let chosen = self.chart_series.filter(|s| telling.contains(s)).or_else(|| telling.first().copied());
         let mut open = true;
+        let online = self.online.is_some();
         egui::Window::new("Game over").collapsible(false).resizable(false).open(&mut open).show(ui.ctx(), |ui| {
             let session = &self.session;
             if let Some(winners) = session.winners() {
@@ -1449,6 +1645,13 @@ impl GameScreen {
                 });
             });
             ui.horizontal(|ui| {
+                if online {
+                    if ui.button("Back to tables").clicked() {
+                        *choice = Some(GameChoice::Quit);
+                    }
+                    ui.label(RichText::new("The server keeps the game's replay").small().weak());
+                    return;
+                }
                 if ui.button("Rematch").on_hover_text("The same seats and players, a new seed").clicked() {
                     *choice = Some(GameChoice::Rematch);
                 }

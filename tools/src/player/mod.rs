@@ -10,6 +10,7 @@ pub mod catalog;
 pub mod describe;
 pub mod files;
 pub mod keys;
+pub mod lobby;
 pub mod motion;
 pub mod opened;
 pub mod panels;

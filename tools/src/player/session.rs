@@ -1,6 +1,10 @@
 //! A game as the player window holds it: the engine and the state, who controls each seat, the
 //! history (a replay), the log, the dice last rolled, the action a person is half-way through
 //! choosing, and undo. No egui here: the window draws a `Session`, and tests drive one directly.
+//!
+//! A session may also hold a game played at a server's table ([`Session::online`]): the server
+//! holds the game; the session holds its seat's view, rebuilt from each update, and queues the
+//! person's actions for the server instead of applying them.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -10,7 +14,7 @@ use meeple_engine::defs::ParamKind;
 use meeple_engine::game::record::{from_record, to_record};
 use meeple_engine::game::state::{NO_SEAT, Piece};
 use meeple_engine::game::{
-    Action, ActionKind, Engine, Event, Events, Figure, GameSetup, GameState, NOT_CHOSEN, Outcome,
+    Action, ActionKind, ActionRecord, Engine, Event, Events, Figure, GameSetup, GameState, NOT_CHOSEN, Outcome,
 };
 use meeple_engine::rules::Ruleset;
 use meeple_engine::save::SaveFile;
@@ -18,6 +22,7 @@ use meeple_engine::save::SaveFile;
 use super::opened::{self, OpenedChoices};
 use super::timeline::{Ranked, Timeline};
 use super::{art, describe};
+use crate::online::table::state_from_view;
 
 /// One line of the event log.
 #[derive(Clone, Debug, PartialEq)]
@@ -197,6 +202,34 @@ pub struct Session {
     /// window shows it while the action's dice tumble.
     pub keep_before: bool,
     before: Option<GameState>,
+    /// The server's table, for a game played online.
+    remote: Option<Remote>,
+}
+
+/// What a session keeps of a game played at a server's table.
+struct Remote {
+    /// The seat this window plays, or [`NO_SEAT`] when it watches.
+    seat: u8,
+    /// The game's step as the last update gave it: an action names it.
+    step: u64,
+    /// The board as the server last sent it (updates send it only when it changes).
+    board: serde_json::Value,
+    /// The actions the server offered the seat in its last update.
+    legal: Vec<Action>,
+    /// Actions chosen here and not yet sent, each with the step it was chosen at.
+    outgoing: Vec<(u64, ActionRecord)>,
+    /// An action was sent and the server has not answered it yet.
+    awaiting: bool,
+}
+
+/// A game update from a server, as a session reads it: the parts of the protocol's `game`
+/// message it needs (the protocol's JSON stays in `online`).
+pub struct RemoteUpdate<'a> {
+    pub step: u64,
+    pub board: Option<&'a serde_json::Value>,
+    pub view: &'a serde_json::Value,
+    pub events: &'a [serde_json::Value],
+    pub legal: &'a [ActionRecord],
 }
 
 impl Session {
@@ -205,7 +238,7 @@ impl Session {
         let mut engine = Engine::new(rules.clone()).map_err(|e| e.to_string())?;
         let mut events = Events::recording();
         let state = engine.new_game(&setup, &mut events).map_err(|e| e.to_string())?;
-        let mut session = Self::assemble(rules, engine, setup, state)?;
+        let mut session = Self::assemble(rules, engine, setup, state, None)?;
         // The deal (owners, starting items) is on the board; the log starts with the first turn.
         let shown: Vec<Event> =
             events.take().into_iter().filter(|e| matches!(e, Event::GameStarted | Event::TurnStarted { .. })).collect();
@@ -227,13 +260,141 @@ impl Session {
         Ok(session)
     }
 
-    fn assemble(rules: Arc<Ruleset>, engine: Engine, setup: GameSetup, state: GameState) -> Result<Self, String> {
+    /// A game played at a server's table, from the first update the server sent this window:
+    /// `seat` is the window's (0-based), or `None` to watch. `setup` names the seats and their
+    /// controllers as the table lists them (its seed is not known here: the server keeps it,
+    /// since it would tell the hidden cards).
+    pub fn online(
+        rules: Arc<Ruleset>,
+        setup: GameSetup,
+        seat: Option<u8>,
+        update: &RemoteUpdate<'_>,
+    ) -> Result<Self, String> {
+        let board = update.board.ok_or("the server's first update has no board")?.clone();
+        let state = state_from_view(update.view, &board)?;
+        let engine = Engine::new(rules.clone()).map_err(|e| e.to_string())?;
+        let remote = Remote {
+            seat: seat.unwrap_or(NO_SEAT),
+            step: 0,
+            board,
+            legal: Vec::new(),
+            outgoing: Vec::new(),
+            awaiting: false,
+        };
+        let mut session = Self::assemble(rules, engine, setup, state, Some(remote))?;
+        if update.step == 0 {
+            // As in a game started here: the deal is on the board, the log starts with the
+            // first turn.
+            session.take_update(update, |e| matches!(e, Event::GameStarted | Event::TurnStarted { .. }))?;
+        } else {
+            session.receive(update)?;
+        }
+        Ok(session)
+    }
+
+    /// Takes in the server's next update: the seat's view replaces the state, its events are
+    /// logged and shown, its legal actions offered.
+    pub fn receive(&mut self, update: &RemoteUpdate<'_>) -> Result<(), String> {
+        self.take_update(update, |_| true)
+    }
+
+    /// [`Session::receive`], logging only the events `shown` keeps.
+    fn take_update(&mut self, update: &RemoteUpdate<'_>, shown: impl Fn(&Event) -> bool) -> Result<(), String> {
+        let Some(remote) = &mut self.remote else { return Err("not a game played online".into()) };
+        if let Some(board) = update.board {
+            remote.board = board.clone();
+        }
+        let state = state_from_view(update.view, &remote.board)?;
+        let events: Vec<Event> = update
+            .events
+            .iter()
+            .map(|e| {
+                serde_json::from_value(e.clone()).map_err(|e| format!("an event from the server does not read: {e}"))
+            })
+            .collect::<Result<Vec<Event>, _>>()?
+            .into_iter()
+            .filter(shown)
+            .collect();
+        let legal = update
+            .legal
+            .iter()
+            .map(|record| from_record(&self.rules, &state, record).map(|(_, action)| action))
+            .collect::<Result<Vec<_>, _>>()?;
+        remote.step = update.step;
+        remote.legal = legal;
+        remote.awaiting = false;
+        self.touch();
+        // The places the last action named, as the state before it had them.
+        let mut places = None;
+        for event in &events {
+            if let Event::Acted { seat, action } = event {
+                places = Some(self.action_places(action));
+                if let Some(stats) = self.stats.get_mut(*seat as usize)
+                    && !matches!(action.kind, ActionKind::Pass | ActionKind::Cancel)
+                {
+                    stats.actions += 1;
+                }
+            }
+        }
+        self.before = self.keep_before.then(|| self.state.clone());
+        self.state = state;
+        self.timeline.observe(&self.rules, &self.state);
+        if events.iter().any(reveals) {
+            self.last_rolls.clear();
+        }
+        self.record_events(&events);
+        if let Some(places) = places {
+            self.last_places = places;
+        }
+        self.chosen = None;
+        self.refresh();
+        Ok(())
+    }
+
+    /// The server refused the action sent last: the seat chooses again.
+    pub fn refused_by_server(&mut self, reason: String) {
+        if let Some(remote) = &mut self.remote {
+            remote.awaiting = false;
+        }
+        self.message = Some(reason);
+        self.chosen = None;
+        self.refresh();
+    }
+
+    /// The actions chosen since the last call, each with the game step it was chosen at, for
+    /// the window to send to the server.
+    pub fn take_outgoing(&mut self) -> Vec<(u64, ActionRecord)> {
+        self.remote.as_mut().map(|r| std::mem::take(&mut r.outgoing)).unwrap_or_default()
+    }
+
+    /// Whether the game is played at a server's table.
+    pub fn is_online(&self) -> bool {
+        self.remote.is_some()
+    }
+
+    /// Whether an action was sent to the server and its answer has not come yet.
+    pub fn is_awaiting_server(&self) -> bool {
+        self.remote.as_ref().is_some_and(|r| r.awaiting)
+    }
+
+    /// The game step the server last gave, for a game played online.
+    pub fn online_step(&self) -> Option<u64> {
+        self.remote.as_ref().map(|r| r.step)
+    }
+
+    fn assemble(
+        rules: Arc<Ruleset>,
+        engine: Engine,
+        setup: GameSetup,
+        state: GameState,
+        remote: Option<Remote>,
+    ) -> Result<Self, String> {
         let computers = setup
             .seats
             .iter()
             .enumerate()
             .map(|(i, seat)| {
-                if seat.controller == "human" {
+                if seat.controller == "human" || remote.is_some() {
                     Ok(None)
                 } else {
                     // Each computer seat draws from its own stream, derived from the game's seed.
@@ -270,6 +431,7 @@ impl Session {
             timeline: Timeline::default(),
             keep_before: false,
             before: None,
+            remote,
         };
         session.timeline = Timeline::new(&session.rules, &session.state);
         session.refresh();
@@ -302,6 +464,10 @@ impl Session {
     }
 
     pub fn is_human(&self, seat: u8) -> bool {
+        if let Some(remote) = &self.remote {
+            // Online, the window's own seat is the only one played here.
+            return remote.seat == seat;
+        }
         self.computers.get(seat as usize).is_some_and(Option::is_none)
     }
 
@@ -326,6 +492,9 @@ impl Session {
 
     /// How many seats people play.
     pub fn human_seats(&self) -> usize {
+        if let Some(remote) = &self.remote {
+            return usize::from(remote.seat != NO_SEAT);
+        }
         self.computers.iter().filter(|c| c.is_none()).count()
     }
 
@@ -630,6 +799,19 @@ impl Session {
         self.touch();
         self.message = None;
         let seat = self.seat();
+        if let Some(remote) = &mut self.remote {
+            // The server decides: the action goes to it, and its update brings the outcome.
+            if remote.awaiting {
+                let reason = "waiting for the server to answer the last action".to_string();
+                self.message = Some(reason.clone());
+                return Err(reason);
+            }
+            remote.outgoing.push((remote.step, to_record(&self.rules, &self.state, seat, &action)));
+            remote.awaiting = true;
+            self.chosen = None;
+            self.legal.clear();
+            return Ok(());
+        }
         self.undo.push(UndoPoint {
             state: self.state.clone(),
             history: self.history.len(),
@@ -655,7 +837,7 @@ impl Session {
     /// Lets the computer seat to move take one action. Returns false when it is not a computer's
     /// turn.
     pub fn step_computer(&mut self) -> bool {
-        if self.is_over() || self.is_human(self.seat()) {
+        if self.remote.is_some() || self.is_over() || self.is_human(self.seat()) {
             return false;
         }
         let seat = self.seat();
@@ -749,6 +931,9 @@ impl Session {
 
     /// Writes the game to a save file (a replay: setup, actions, hash, state).
     pub fn save(&self, path: &Path) -> Result<(), String> {
+        if self.remote.is_some() {
+            return Err("a game played online is kept by its server, which saves it when it ends".into());
+        }
         SaveFile::new(&self.rules, &self.setup, &self.history, &self.state).write(path).map_err(|e| e.to_string())
     }
 
@@ -875,15 +1060,7 @@ impl Session {
         self.touch();
         // The places as the action named them, before it moved or removed anything: where an
         // attack came from and went to, where a piece set out.
-        let places = match action.kind {
-            ActionKind::Rule(index) => self.rules.actions[index as usize]
-                .params
-                .iter()
-                .zip(&action.args)
-                .filter_map(|(param, &arg)| describe::arg_place(&self.state, param.kind, arg).0)
-                .collect(),
-            _ => Vec::new(),
-        };
+        let places = self.action_places(&action);
         let mut events = Events::recording();
         self.engine.apply_as(&mut self.state, seat, &action, &mut events).map_err(|e| e.to_string())?;
         self.history.push((seat, action));
@@ -893,12 +1070,7 @@ impl Session {
         {
             stats.actions += 1;
         }
-        let revealed = events.list().iter().any(|e| {
-            matches!(
-                e,
-                Event::Rolled { .. } | Event::CardsDrawn { .. } | Event::Shuffled { .. } | Event::CardsRevealed { .. }
-            )
-        });
+        let revealed = events.list().iter().any(reveals);
         if revealed {
             self.last_rolls.clear();
         }
@@ -908,13 +1080,37 @@ impl Session {
         Ok(revealed)
     }
 
+    /// The places an action names, as the state has them now (before it is applied).
+    fn action_places(&self, action: &Action) -> Vec<u32> {
+        match action.kind {
+            ActionKind::Rule(index) => self
+                .rules
+                .actions
+                .get(index as usize)
+                .map(|rule| {
+                    rule.params
+                        .iter()
+                        .zip(&action.args)
+                        .filter_map(|(param, &arg)| describe::arg_place(&self.state, param.kind, arg).0)
+                        .collect()
+                })
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        }
+    }
+
     /// Lists the legal actions again; while a rolled action awaits its choices, a person's
     /// choice continues with it.
     fn refresh(&mut self) {
         self.touch();
         self.follow_viewer();
         self.legal.clear();
-        if !self.is_over()
+        if let Some(remote) = &self.remote {
+            // Online, the server lists them: only it sees what the seat cannot.
+            if !remote.awaiting {
+                self.legal.clone_from(&remote.legal);
+            }
+        } else if !self.is_over()
             && let Err(error) = self.engine.legal_actions(&self.state, &mut self.legal)
         {
             // The list stays empty but for what the error leaves: the person sees why.
@@ -1097,6 +1293,14 @@ impl Session {
         }
         self.view = self.state.view_for(&self.rules, viewer);
     }
+}
+
+/// Whether an event shows dice or cards: the last roll shown gives way, and undo stops there.
+fn reveals(event: &Event) -> bool {
+    matches!(
+        event,
+        Event::Rolled { .. } | Event::CardsDrawn { .. } | Event::Shuffled { .. } | Event::CardsRevealed { .. }
+    )
 }
 
 /// A revision no session has had: a session replaced by another (a reload) never looks unchanged.
