@@ -865,6 +865,50 @@ fn a_seat_got_up_from_before_the_game_is_free_again() {
     std::fs::remove_dir_all(&data).unwrap();
 }
 
+#[test]
+fn refused_joins_do_not_count_against_a_connections_tables() {
+    let rules = load("dice_wars");
+    let data = scratch("refused-joins");
+    runtime().block_on(async {
+        let (_server, url) = serve(vec![rules.clone()], &data, 600).await;
+        // Eighteen tables whose first seats are taken (a connection makes at most eight).
+        let mut tables = Vec::new();
+        let mut hosts = Vec::new();
+        for host in 0..3 {
+            let mut host_client = connect(&url).await;
+            for i in 0..6 {
+                let asked = request("dice_wars", vec![person(), person()], host * 10 + i);
+                host_client.send(&ClientMessage::CreateTable(asked)).await.unwrap();
+                // The new table's summary; those of tables the host sits at come too.
+                let table = loop {
+                    if let ServerMessage::Table { table } = host_client.receive().await.unwrap()
+                        && !tables.contains(&table.id)
+                    {
+                        break table.id;
+                    }
+                };
+                join(&mut host_client, table, 1).await;
+                tables.push(table);
+            }
+            // Kept connected: their seats stay taken.
+            hosts.push(host_client);
+        }
+        let mut latecomer = connect(&url).await;
+        for &table in &tables {
+            latecomer.send(&ClientMessage::Join { table, seat: 1, name: "Late".into() }).await.unwrap();
+            let (code, _) = next_error(&mut latecomer).await;
+            assert_eq!(code, ErrorCode::Seat, "seat 1 of table {table} is taken");
+        }
+        // None of the eighteen refusals counts: the connection may still sit at 16 tables.
+        for &table in &tables[..16] {
+            join(&mut latecomer, table, 2).await;
+        }
+        latecomer.send(&ClientMessage::Join { table: tables[16], seat: 2, name: "Late".into() }).await.unwrap();
+        assert_eq!(next_error(&mut latecomer).await.0, ErrorCode::Limit, "the seventeenth is one too many");
+    });
+    std::fs::remove_dir_all(&data).unwrap();
+}
+
 // ---------------------------------------------------------------------------------------------
 // The window's "Play online", driven like a person would (egui_kittest, no display).
 

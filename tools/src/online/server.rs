@@ -87,6 +87,9 @@ struct Connection {
     outbox: mpsc::Sender<Arc<str>>,
     /// Set when the client cannot keep up: the connection closes.
     close: Arc<Notify>,
+    /// Tables whose worker refused this connection's join, rejoin or watch: it is not at them,
+    /// and they no longer count against its limit.
+    refused_at: Arc<std::sync::Mutex<Vec<TableId>>>,
 }
 
 /// What a worker is asked to do.
@@ -447,6 +450,11 @@ fn handle_work(
             };
             if let Err(refusal) = done {
                 error(conn_id, refusal, out);
+                if !table.is_member(conn_id)
+                    && let Some(conn) = connections.get(&conn_id)
+                {
+                    conn.refused_at.lock().unwrap_or_else(|e| e.into_inner()).push(id);
+                }
             }
             if !table.is_member(conn_id) && !tables.values().any(|t| t.is_member(conn_id)) {
                 // A refused join: the worker keeps no handle for a connection at none of its
@@ -518,7 +526,12 @@ async fn connection(shared: Arc<Shared>, stream: TcpStream) {
     let (mut sink, mut source) = socket.split();
     let (outbox, mut outgoing) = mpsc::channel::<Arc<str>>(limits.outbox);
     let close = Arc::new(Notify::new());
-    let conn = Connection { id: shared.next_conn.fetch_add(1, Ordering::SeqCst), outbox, close: close.clone() };
+    let conn = Connection {
+        id: shared.next_conn.fetch_add(1, Ordering::SeqCst),
+        outbox,
+        close: close.clone(),
+        refused_at: Default::default(),
+    };
     let writer = tokio::spawn(async move {
         while let Some(text) = outgoing.recv().await {
             if sink.send(Message::text(text.to_string())).await.is_err() {
@@ -596,6 +609,9 @@ impl ClientSession {
 
     /// Handles one message; false when the connection must close.
     fn handle(&mut self, shared: &Shared, bytes: &[u8]) -> bool {
+        for table in std::mem::take(&mut *self.conn.refused_at.lock().unwrap_or_else(|e| e.into_inner())) {
+            self.tables.remove(&table);
+        }
         if !self.limit.allow(Instant::now()) {
             self.refuse(
                 ErrorCode::Limit,

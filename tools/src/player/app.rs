@@ -1460,7 +1460,7 @@ impl GameScreen {
         if !away.is_empty() {
             ui.label(RichText::new(format!("Away: {}", away.join(", "))).small());
         }
-        if let Some(status) = &table.status {
+        for status in [&table.status, &self.status].into_iter().flatten() {
             ui.label(RichText::new(status).small());
         }
     }
