@@ -829,3 +829,107 @@ impl OnlineTable {
         *self.lobby
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Sessions of a game played online, fed the messages a real table sends (no sockets): a
+    //! card fixture with hands held face down.
+
+    use std::time::Instant;
+
+    use meeple_engine::game::{Engine, GameState};
+
+    use super::*;
+    use crate::online::table::{Outbox, Table};
+
+    fn fixture(name: &str) -> Arc<Ruleset> {
+        let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/tests/fixtures").join(name);
+        meeple_engine::loader::load_mod(&folder).unwrap_or_else(|p| panic!("{p:?}")).ruleset
+    }
+
+    /// The `game` messages for `conn` in what a table sent, in order.
+    fn updates_for(out: &mut Outbox, conn: u64) -> Vec<Box<GameUpdate>> {
+        let mut updates = Vec::new();
+        out.retain(|(to, text)| {
+            if *to != conn {
+                return true;
+            }
+            if let Ok(ServerMessage::Game(update)) = serde_json::from_str(text) {
+                updates.push(update);
+            }
+            false
+        });
+        updates
+    }
+
+    fn as_json(state: &GameState) -> serde_json::Value {
+        serde_json::to_value(state).unwrap()
+    }
+
+    #[test]
+    fn an_online_session_holds_exactly_its_seats_view_and_never_applies_an_action_itself() {
+        let rules = fixture("secrets");
+        let mut engine = Engine::new(rules.clone()).unwrap();
+        let request = TableRequest {
+            game: "secrets".into(),
+            options: Default::default(),
+            seats: vec![SeatRequest::default(), SeatRequest::default()],
+            seed: Some(5),
+            turn_seconds: None,
+            grace_seconds: None,
+        };
+        let mut table = Table::new(1, request, rules.clone(), 60).unwrap();
+        let now = Instant::now();
+        let mut out = Outbox::new();
+        table.join(1, 1, "Ann", &mut out).unwrap();
+        table.join(2, 2, "Bob", &mut out).unwrap();
+        table.confirm(&mut engine, 1, now, &mut out).unwrap();
+        table.confirm(&mut engine, 2, now, &mut out).unwrap();
+        let mut setup = GameSetup::new(&rules, 0, 2, "human");
+        setup.seats[0].name = "Ann".into();
+        setup.seats[1].name = "Bob".into();
+        let mut sessions: Vec<Session> = [1u64, 2]
+            .iter()
+            .map(|&conn| {
+                let first = updates_for(&mut out, conn).remove(0);
+                Session::online(rules.clone(), setup.clone(), Some(conn as u8 - 1), &remote_update(&first)).unwrap()
+            })
+            .collect();
+        let mut hidden_seen = 0;
+        let mut acted = 0;
+        for _ in 0..120 {
+            let truth = table.state().unwrap().clone();
+            for (seat, session) in sessions.iter().enumerate() {
+                // What the window draws is the seat's view, to the last card and number.
+                assert_eq!(as_json(&session.state), as_json(&truth.view_for(&rules, seat as u8)));
+                let other = &session.state.seats[1 - seat].hand;
+                hidden_seen +=
+                    other.iter().filter(|(_, card)| *card == meeple_engine::game::state::UNKNOWN_CARD).count();
+            }
+            if truth.is_over() {
+                break;
+            }
+            let mover = truth.to_act() as usize;
+            assert!(sessions[mover].is_human_turn() && !sessions[1 - mover].is_human_turn());
+            let session = &mut sessions[mover];
+            let before = as_json(&session.state);
+            let action = *session.legal().iter().find(|a| !a.is_pass()).or(session.legal().first()).unwrap();
+            session.act(action).unwrap();
+            // The window waits for the server: nothing changed, nothing more may be chosen.
+            assert_eq!(as_json(&session.state), before);
+            assert!(session.is_awaiting_server() && session.legal().is_empty());
+            let sent = session.take_outgoing();
+            assert_eq!(sent.len(), 1);
+            let (step, record) = &sent[0];
+            table.act(&mut engine, mover as u64 + 1, *step, record, now, &mut out).unwrap();
+            acted += 1;
+            for (seat, session) in sessions.iter_mut().enumerate() {
+                for update in updates_for(&mut out, seat as u64 + 1) {
+                    session.receive(&remote_update(&update)).unwrap();
+                }
+            }
+        }
+        assert!(hidden_seen > 0, "the fixture's hands are held face down");
+        assert!(acted >= 20 || table.state().unwrap().is_over(), "{acted} actions");
+    }
+}
