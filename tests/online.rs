@@ -565,6 +565,8 @@ fn the_message_decoder_never_panics_on_any_input() {
 }
 
 const CHILD_SERVER: &str = "MEEPLE_TEST_CHILD_SERVER";
+/// The address the child server listens on, when it must be the one a killed server had.
+const CHILD_ADDRESS: &str = "MEEPLE_TEST_CHILD_ADDRESS";
 
 /// Run by the kill test in a process of its own: a server on a free port over the data folder
 /// named by the environment; prints its address, serves until killed.
@@ -575,6 +577,9 @@ fn child_server_process() {
     runtime().block_on(async {
         let mut serving = config(vec![rules], Path::new(&data), 600);
         serving.sync = Sync::Every;
+        if let Ok(address) = std::env::var(CHILD_ADDRESS) {
+            serving.address = address.parse().unwrap();
+        }
         let (running, handle) = start(serving).await.unwrap();
         println!("listening on ws://{} resumed {}", running.address, running.resumed);
         let _ = handle.await;
@@ -588,12 +593,20 @@ struct ChildServer {
 }
 
 fn spawn_child_server(data: &Path) -> ChildServer {
-    let mut process = Command::new(std::env::current_exe().unwrap())
+    spawn_child_server_at(data, None)
+}
+
+/// A child server on `address` (`127.0.0.1:port`), or any free port.
+fn spawn_child_server_at(data: &Path, address: Option<&str>) -> ChildServer {
+    let mut command = Command::new(std::env::current_exe().unwrap());
+    command
         .args(["--exact", "child_server_process", "--nocapture", "--test-threads=1"])
         .env(CHILD_SERVER, data)
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stdout(Stdio::piped());
+    if let Some(address) = address {
+        command.env(CHILD_ADDRESS, address);
+    }
+    let mut process = command.spawn().unwrap();
     let stdout = process.stdout.take().unwrap();
     let mut lines = BufReader::new(stdout).lines();
     // libtest may print the test's name on the same line first.
@@ -924,7 +937,7 @@ mod window {
     use meeple_engine::game::state::SeatStatus;
     use meeple_tests::mods_dir;
 
-    use super::{runtime, scratch, serve};
+    use super::{runtime, scratch, serve, spawn_child_server, spawn_child_server_at};
 
     type Window = Harness<'static, PlayerApp>;
 
@@ -1142,5 +1155,60 @@ mod window {
 
     fn window_has_text(window: &Window, text: &str) -> bool {
         window.query_all_by_label_contains(text).next().is_some()
+    }
+
+    /// The person to act in `window` ends the turn, and every window hears of it.
+    fn end_turn(windows: &mut [&mut Window], who: usize) {
+        let before = step_of(windows[who]);
+        click(windows[who], "End turn");
+        until(windows, "the pass to reach every window", |w| w.iter().all(|w| step_of(w) > before));
+    }
+
+    #[test]
+    fn a_window_takes_its_seat_back_from_a_killed_and_restarted_server() {
+        let data = scratch("window-killed");
+        let mut server = spawn_child_server(&data);
+        let mut ann = window(&data.join("ann-seats.json"));
+        connect(&mut ann, &server.url);
+        ann.state_mut().lobby_mut().unwrap().form.seats = vec![None, Some("easy".into())];
+        click(&mut ann, "Open the table");
+        until(&mut [&mut ann], "Ann's seat", |w| has_label(w[0], "Confirm"));
+        click(&mut ann, "Confirm");
+        until(&mut [&mut ann], "the game", |w| playing(w[0]));
+        for _ in 0..2 {
+            until(&mut [&mut ann], "Ann's turn", |w| w[0].state().game().unwrap().session.is_human_turn());
+            end_turn(&mut [&mut ann], 0);
+        }
+        until(&mut [&mut ann], "Ann's turn", |w| w[0].state().game().unwrap().session.is_human_turn());
+        let step = step_of(&ann);
+        let pieces = owners(&ann);
+
+        // The server is killed: the window says so and offers to reconnect.
+        server.process.kill().unwrap();
+        server.process.wait().unwrap();
+        until(&mut [&mut ann], "the window to see the loss", |w| has_label(w[0], "Reconnect"));
+        assert!(has_label(&ann, "not connected"));
+
+        // Started again on its folder and address, it has the table where it was; the window
+        // reconnects and takes its seat back with the token it kept.
+        let address = server.url.trim_start_matches("ws://").to_string();
+        let mut server = spawn_child_server_at(&data, Some(&address));
+        assert_eq!(server.resumed, 1);
+        click(&mut ann, "Reconnect");
+        until(&mut [&mut ann], "the seat taken back", |w| {
+            let game = w[0].state().game().unwrap();
+            game.online.as_ref().unwrap().is_connected()
+                && game.session.is_human_turn()
+                && !has_label(w[0], "Reconnect")
+        });
+        assert_eq!(step_of(&ann), step);
+        assert_eq!(owners(&ann), pieces);
+        assert!(has_label(&ann, "you play Player"));
+        end_turn(&mut [&mut ann], 0);
+        until(&mut [&mut ann], "Ann's next turn", |w| w[0].state().game().unwrap().session.is_human_turn());
+        assert!(step_of(&ann) > step + 1, "the computer played on the restarted server");
+        server.process.kill().unwrap();
+        server.process.wait().unwrap();
+        let _ = std::fs::remove_dir_all(&data);
     }
 }

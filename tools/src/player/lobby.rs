@@ -123,12 +123,15 @@ impl Lobby {
 
     /// Connects to the address in the field (dropping any connection before).
     pub fn connect(&mut self, ctx: &egui::Context) {
-        // What was known belongs to the server before (the seats held there are kept).
-        self.held.clear();
-        self.tables.clear();
         let ctx = ctx.clone();
         let address = self.address.trim();
         let url = if address.contains("://") { address.to_string() } else { format!("ws://{address}") };
+        if self.link.as_ref().is_none_or(|link| link.url() != url) {
+            // What was known belongs to another server (the seats held there are kept in the
+            // file).
+            self.held.clear();
+            self.tables.clear();
+        }
         self.link = Some(Link::connect(&url, move || ctx.request_repaint()));
         self.status = Some(format!("Connecting to {url}…"));
     }
