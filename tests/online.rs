@@ -73,7 +73,7 @@ fn person() -> SeatRequest {
 }
 
 fn computer(level: &str) -> SeatRequest {
-    SeatRequest { computer: Some(level.into()) }
+    SeatRequest { computer: Some(level.into()), side: None }
 }
 
 async fn connect(url: &str) -> Client {
@@ -879,6 +879,45 @@ fn a_seat_got_up_from_before_the_game_is_free_again() {
 }
 
 #[test]
+fn a_table_of_a_game_of_sides_seats_each_seat_on_the_side_it_chose() {
+    let rules = fixture("teams");
+    let data = scratch("sides");
+    runtime().block_on(async {
+        let (_server, url) = serve(vec![rules.clone()], &data, 600).await;
+        let (mut host, games) = Client::connect(&url).await.unwrap();
+        let sides: Vec<&str> = games[0].sides.iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(sides, ["red", "blue"], "the offer lists the sides");
+        let on = |seat: SeatRequest, side: &str| SeatRequest { side: Some(side.into()), ..seat };
+
+        // A side the game does not have is refused, with the one meant.
+        let mut asked = request("teams", vec![on(person(), "bleu"), on(computer("easy"), "red")], 1);
+        host.send(&ClientMessage::CreateTable(asked.clone())).await.unwrap();
+        let (code, message) = next_error(&mut host).await;
+        assert_eq!(code, ErrorCode::BadTable);
+        assert!(message.contains("no side `bleu`; did you mean `blue`?"), "{message}");
+
+        // Both people on blue, both computers on red.
+        asked.seats =
+            vec![on(person(), "blue"), on(person(), "blue"), on(computer("easy"), "red"), on(computer("easy"), "red")];
+        let table = create(&mut host, asked).await;
+        let mut players = Vec::new();
+        for seat in 1..=2u8 {
+            let mut client = connect(&url).await;
+            join(&mut client, table, seat).await;
+            client.send(&ClientMessage::Confirm { table }).await.unwrap();
+            players.push(client);
+        }
+        let update = next_update(&mut players[0]).await.unwrap();
+        assert_eq!(update.seats[0].side.as_deref(), Some("blue"));
+        assert_eq!(update.seats[2].side.as_deref(), Some("red"));
+        let state = state_from_view(&update.view, update.board.as_ref().unwrap()).unwrap();
+        let sides: Vec<u8> = state.seats.iter().map(|s| s.side).collect();
+        assert_eq!(sides, [1, 1, 0, 0], "seats play the sides they chose (red is side 0, blue side 1)");
+    });
+    std::fs::remove_dir_all(&data).unwrap();
+}
+
+#[test]
 fn refused_joins_do_not_count_against_a_connections_tables() {
     let rules = load("dice_wars");
     let data = scratch("refused-joins");
@@ -937,7 +976,7 @@ mod window {
     use meeple_engine::game::state::SeatStatus;
     use meeple_tests::mods_dir;
 
-    use super::{runtime, scratch, serve, spawn_child_server, spawn_child_server_at};
+    use super::{computer, person, runtime, scratch, serve, spawn_child_server, spawn_child_server_at};
 
     type Window = Harness<'static, PlayerApp>;
 
@@ -1019,7 +1058,7 @@ mod window {
         {
             let lobby = ann.state_mut().lobby_mut().unwrap();
             lobby.name = "Ann".into();
-            lobby.form.seats = vec![None, None, Some("easy".into())];
+            lobby.form.seats = vec![person(), person(), computer("easy")];
             lobby.form.clock = true;
             lobby.form.turn_seconds = 600;
         }
@@ -1170,7 +1209,7 @@ mod window {
         let mut server = spawn_child_server(&data);
         let mut ann = window(&data.join("ann-seats.json"));
         connect(&mut ann, &server.url);
-        ann.state_mut().lobby_mut().unwrap().form.seats = vec![None, Some("easy".into())];
+        ann.state_mut().lobby_mut().unwrap().form.seats = vec![person(), computer("easy")];
         click(&mut ann, "Open the table");
         until(&mut [&mut ann], "Ann's seat", |w| has_label(w[0], "Confirm"));
         click(&mut ann, "Confirm");

@@ -104,6 +104,10 @@ pub struct SeatRequest {
     /// absent for a person's seat.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub computer: Option<String>,
+    /// In a game of sides (the offer lists them), the side the seat plays, by its id; when
+    /// absent, seats take the sides in turn (the first seat the first side, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
 }
 
 /// What the server sends.
@@ -163,6 +167,16 @@ pub struct GameOffer {
     pub options: Vec<OptionOffer>,
     /// The computer levels a seat may have.
     pub levels: Vec<String>,
+    /// The sides a seat may play, in a game of sides (none otherwise).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sides: Vec<SideOffer>,
+}
+
+/// A side of an offered game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SideOffer {
+    pub id: String,
+    pub label: String,
 }
 
 /// A setup option of an offered game.
@@ -208,6 +222,9 @@ pub struct SeatSummary {
     /// The computer's level, for a seat the server plays.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub computer: Option<String>,
+    /// The side the seat plays, when the table chose one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
     /// Whether a person holds the seat.
     pub taken: bool,
     pub confirmed: bool,

@@ -193,6 +193,16 @@ fn offer(rules: &Ruleset) -> GameOffer {
             })
             .collect(),
         levels: meeple_engine::ai::LEVELS.iter().take(3).map(|(name, _)| name.to_string()).collect(),
+        sides: rules
+            .data
+            .seats
+            .sides
+            .iter()
+            .map(|side| super::protocol::SideOffer {
+                id: side.id.clone(),
+                label: side.label.clone().unwrap_or_else(|| side.id.clone()),
+            })
+            .collect(),
     }
 }
 

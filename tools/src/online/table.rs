@@ -43,6 +43,8 @@ const STAND_IN_LEVEL: &str = "medium";
 
 struct Seat {
     computer: Option<String>,
+    /// The side the table chose for the seat, in a game of sides.
+    side: Option<String>,
     name: String,
     token: Option<String>,
     confirmed: bool,
@@ -144,9 +146,25 @@ impl Table {
         if request.seats.iter().all(|s| s.computer.is_some()) {
             return refuse(ErrorCode::BadTable, "a table needs at least one seat for a person");
         }
-        for seat in &request.seats {
+        let sides = &rules.data.seats.sides;
+        for (i, seat) in request.seats.iter().enumerate() {
             if let Some(level) = &seat.computer {
                 ai::player(level, 0).map_err(|e| (ErrorCode::BadTable, e))?;
+            }
+            match &seat.side {
+                Some(side) if sides.is_empty() => {
+                    return refuse(
+                        ErrorCode::BadTable,
+                        format!("seat {}: {} has no sides, so no side `{side}`", i + 1, rules.manifest.name),
+                    );
+                }
+                Some(side) if !sides.iter().any(|s| &s.id == side) => {
+                    let hint = meeple_engine::diag::did_you_mean(side, sides.iter().map(|s| s.id.as_str()))
+                        .map(|s| format!("; did you mean `{s}`?"))
+                        .unwrap_or_default();
+                    return refuse(ErrorCode::BadTable, format!("seat {}: no side `{side}`{hint}", i + 1));
+                }
+                _ => {}
             }
         }
         if request.seed.is_none() {
@@ -161,6 +179,7 @@ impl Table {
             .enumerate()
             .map(|(i, s)| Seat {
                 computer: s.computer.clone(),
+                side: s.side.clone(),
                 name: match &s.computer {
                     Some(level) => format!("Computer {} ({level})", i + 1),
                     None => String::new(),
@@ -293,6 +312,7 @@ impl Table {
             .map(|s| SeatSummary {
                 name: s.name.clone(),
                 computer: s.computer.clone(),
+                side: s.side.clone(),
                 taken: s.token.is_some(),
                 confirmed: s.confirmed,
                 connected: !s.connections.is_empty(),
@@ -452,7 +472,7 @@ impl Table {
             .map(|s| SeatSetup {
                 name: s.name.clone(),
                 controller: s.computer.clone().unwrap_or_else(|| "human".into()),
-                side: None,
+                side: s.side.clone(),
                 player: None,
             })
             .collect();

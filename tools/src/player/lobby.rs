@@ -68,8 +68,9 @@ pub struct TableForm {
     pub game: usize,
     /// Option id → choice.
     pub options: BTreeMap<String, String>,
-    /// Each seat: `None` for a person, or a computer's level.
-    pub seats: Vec<Option<String>>,
+    /// Each seat: a person's (no `computer`) or a computer's at a level, and its side in a
+    /// game of sides.
+    pub seats: Vec<SeatRequest>,
     /// Whether each decision has a clock, and its seconds.
     pub clock: bool,
     pub turn_seconds: u32,
@@ -159,7 +160,7 @@ impl Lobby {
         let request = TableRequest {
             game: offer.id.clone(),
             options: self.form.options.clone(),
-            seats: self.form.seats.iter().map(|level| SeatRequest { computer: level.clone() }).collect(),
+            seats: self.form.seats.clone(),
             seed: None,
             turn_seconds: self.form.clock.then_some(self.form.turn_seconds.clamp(1, 86_400)),
             grace_seconds: None,
@@ -279,7 +280,7 @@ impl Lobby {
             .map(|s| SeatSetup {
                 name: s.name.clone(),
                 controller: s.computer.clone().unwrap_or_else(|| "human".into()),
-                side: None,
+                side: s.side.clone(),
                 player: None,
             })
             .collect();
@@ -305,7 +306,16 @@ impl Lobby {
         let (min, max) = (offer.min_seats as usize, offer.max_seats as usize);
         if self.form.seats.len() < min || self.form.seats.len() > max {
             let level = offer.levels.iter().find(|l| *l == "medium").or(offer.levels.first()).cloned();
-            self.form.seats = (0..min.max(2).min(max)).map(|i| if i == 0 { None } else { level.clone() }).collect();
+            self.form.seats = (0..min.max(2).min(max))
+                .map(|i| SeatRequest { computer: if i == 0 { None } else { level.clone() }, side: None })
+                .collect();
+        }
+        // In a game of sides, each seat plays one: by turns, until the person picks.
+        for (i, seat) in self.form.seats.iter_mut().enumerate() {
+            let known = seat.side.as_ref().is_some_and(|side| offer.sides.iter().any(|s| &s.id == side));
+            if !known {
+                seat.side = offer.sides.get(i % offer.sides.len().max(1)).map(|s| s.id.clone());
+            }
         }
     }
 
@@ -379,7 +389,7 @@ impl Lobby {
                 ui.label(offer.map_or(table.game.as_str(), |g| g.name.as_str()));
                 ui.vertical(|ui| {
                     for (i, seat) in table.seats.iter().enumerate() {
-                        ui.add(egui::Label::new(RichText::new(seat_line(i, seat)).small()).extend());
+                        ui.add(egui::Label::new(RichText::new(seat_line(i, seat, offer)).small()).extend());
                     }
                 });
                 let options: Vec<String> = table
@@ -552,13 +562,23 @@ impl Lobby {
         for (i, seat) in self.form.seats.iter_mut().enumerate() {
             ui.horizontal(|ui| {
                 ui.label(format!("Seat {}", i + 1));
-                let shown = seat.as_ref().map_or("Person".to_string(), |level| format!("Computer ({level})"));
+                let shown = seat.computer.as_ref().map_or("Person".to_string(), |level| format!("Computer ({level})"));
                 egui::ComboBox::from_id_salt(("seat kind", i)).selected_text(shown).show_ui(ui, |ui| {
-                    ui.selectable_value(seat, None, "Person");
+                    ui.selectable_value(&mut seat.computer, None, "Person");
                     for level in &offer.levels {
-                        ui.selectable_value(seat, Some(level.clone()), format!("Computer ({level})"));
+                        ui.selectable_value(&mut seat.computer, Some(level.clone()), format!("Computer ({level})"));
                     }
                 });
+                if !offer.sides.is_empty() {
+                    let label = |id: &Option<String>| {
+                        offer.sides.iter().find(|s| Some(&s.id) == id.as_ref()).map_or("", |s| s.label.as_str())
+                    };
+                    egui::ComboBox::from_id_salt(("seat side", i)).selected_text(label(&seat.side)).show_ui(ui, |ui| {
+                        for side in &offer.sides {
+                            ui.selectable_value(&mut seat.side, Some(side.id.clone()), &side.label);
+                        }
+                    });
+                }
                 if ui.small_button("Remove").clicked() {
                     remove = Some(i);
                 }
@@ -568,7 +588,8 @@ impl Lobby {
             self.form.seats.remove(i);
         }
         if self.form.seats.len() < offer.max_seats as usize && ui.button("Add a seat").clicked() {
-            self.form.seats.push(offer.levels.iter().find(|l| *l == "medium").cloned());
+            let side = offer.sides.get(self.form.seats.len() % offer.sides.len().max(1)).map(|s| s.id.clone());
+            self.form.seats.push(SeatRequest { computer: offer.levels.iter().find(|l| *l == "medium").cloned(), side });
         }
         ui.horizontal(|ui| {
             ui.checkbox(&mut self.form.clock, "Turn clock");
@@ -577,7 +598,7 @@ impl Lobby {
                 egui::DragValue::new(&mut self.form.turn_seconds).range(1..=86_400).suffix(" s a decision"),
             );
         });
-        let people = self.form.seats.iter().filter(|s| s.is_none()).count();
+        let people = self.form.seats.iter().filter(|s| s.computer.is_none()).count();
         let why_not = (people == 0).then_some("A table needs a seat for a person");
         if ui
             .add_enabled(why_not.is_none(), egui::Button::new(RichText::new("Open the table").strong()))
@@ -647,7 +668,7 @@ enum Asked {
 }
 
 /// A seat as the table list shows it: "2. Ann (ready)", "3. open", "1. Computer (medium)".
-fn seat_line(index: usize, seat: &SeatSummary) -> String {
+fn seat_line(index: usize, seat: &SeatSummary, offer: Option<&GameOffer>) -> String {
     let who = if seat.computer.is_some() || seat.taken { seat.name.clone() } else { "open".into() };
     let state = if seat.computer.is_some() {
         ""
@@ -658,7 +679,11 @@ fn seat_line(index: usize, seat: &SeatSummary) -> String {
     } else {
         ""
     };
-    format!("{}. {who}{state}", index + 1)
+    let side = seat.side.as_ref().map_or(String::new(), |id| {
+        let label = offer.and_then(|o| o.sides.iter().find(|s| &s.id == id)).map_or(id.as_str(), |s| s.label.as_str());
+        format!(" · {label}")
+    });
+    format!("{}. {who}{state}{side}", index + 1)
 }
 
 /// An option and its choice as the window's copy of the game labels them (the ids when the
