@@ -1488,7 +1488,9 @@ impl GameScreen {
         let menu = self.session.menu();
         for entry in menu.iter().filter(|e| e.unavailable.is_none() && matches!(e.kind, ActionKind::Rule(_))) {
             self.session.select(entry.kind);
-            if self.session.choose_space(space) {
+            // Online, an action taken at once (its roll comes first) went to the server: the
+            // click is spent.
+            if self.session.choose_space(space) || self.session.is_awaiting_server() {
                 return;
             }
         }

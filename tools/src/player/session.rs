@@ -598,7 +598,7 @@ impl Session {
     pub fn select(&mut self, kind: ActionKind) {
         self.touch();
         self.message = None;
-        if !self.is_human_turn() {
+        if !self.is_human_turn() || self.is_awaiting_server() {
             return;
         }
         if !self.legal.iter().any(|a| a.kind == kind) {
