@@ -1186,6 +1186,8 @@ mod window {
             assert!(state.seats[..2].iter().all(|s| s.status != SeatStatus::Active));
             assert!(has_label(window, "Back to tables"), "the end offers the way back");
             assert!(!has_label(window, "Rematch"), "a rematch is a new table");
+            let actions = format!(" turns, {} rounds, {} actions", state.turn.round, step_of(window));
+            assert!(window_has_text(window, &actions), "the end counts the server's actions: {actions}");
         }
         let outcome = |w: &Window| w.state().game().unwrap().session.state.outcome.clone();
         assert_eq!(outcome(&ann), outcome(&cy));

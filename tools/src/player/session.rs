@@ -943,7 +943,8 @@ impl Session {
             turns: self.state.turn.number,
             rounds: self.state.turn.round,
             matches: self.state.turn.match_number.max(1),
-            actions: self.history.len(),
+            // Online, the history stays with the server; its step counts the actions.
+            actions: self.remote.as_ref().map_or(self.history.len(), |r| r.step as usize),
             per_seat: self.stats.clone(),
         }
     }
