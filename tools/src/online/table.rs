@@ -464,18 +464,8 @@ impl Table {
 
     fn start(&mut self, engine: &mut Engine, now: Instant, out: &mut Outbox) -> Result<(), Refusal> {
         let seed = self.request.seed.unwrap_or_default();
-        let mut setup = GameSetup::new(&self.rules, seed, self.seats.len(), "human");
-        setup.options = self.rules.chosen_options.clone();
-        setup.seats = self
-            .seats
-            .iter()
-            .map(|s| SeatSetup {
-                name: s.name.clone(),
-                controller: s.computer.clone().unwrap_or_else(|| "human".into()),
-                side: s.side.clone(),
-                player: None,
-            })
-            .collect();
+        let seats = self.seats.iter().map(|s| (s.name.as_str(), s.computer.as_ref(), s.side.as_ref()));
+        let setup = table_setup(&self.rules, seed, seats);
         let mut events = Events::recording();
         let state = engine
             .new_game(&setup, &mut events)
@@ -840,6 +830,27 @@ struct GameUpdateOut<'a> {
     seats: &'a [SeatSummary],
     #[serde(skip_serializing_if = "Option::is_none")]
     outcome: Option<&'a meeple_engine::game::state::Outcome>,
+}
+
+/// The setup of a table's game: each seat's name, computer level (a person's seat has none) and
+/// side, with the options the rules were loaded with. A client builds it from the seat list
+/// (with no seed: the server keeps that).
+pub fn table_setup<'a>(
+    rules: &Ruleset,
+    seed: u64,
+    seats: impl ExactSizeIterator<Item = (&'a str, Option<&'a String>, Option<&'a String>)>,
+) -> GameSetup {
+    let mut setup = GameSetup::new(rules, seed, seats.len(), "human");
+    setup.options = rules.chosen_options.clone();
+    setup.seats = seats
+        .map(|(name, computer, side)| SeatSetup {
+            name: name.to_string(),
+            controller: computer.cloned().unwrap_or_else(|| "human".into()),
+            side: side.cloned(),
+            player: None,
+        })
+        .collect();
+    setup
 }
 
 /// Rebuilds the game state a client sees from a `game` message's `view` and the board last

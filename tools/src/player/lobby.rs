@@ -9,7 +9,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use egui::{Color32, RichText};
-use meeple_engine::game::{GameSetup, SeatSetup};
 use meeple_engine::rules::Ruleset;
 
 use super::catalog::{self, ModEntry};
@@ -272,18 +271,8 @@ impl Lobby {
     fn start_game(&self, update: &GameUpdate, seat: Option<u8>, mods: &[ModEntry]) -> Result<Session, String> {
         let summary = self.table(update.table).ok_or("the server sent a game of a table it has not listed")?;
         let rules = local_rules(mods, summary, &self.games)?;
-        let mut setup = GameSetup::new(&rules, 0, summary.seats.len(), "human");
-        setup.options = rules.chosen_options.clone();
-        setup.seats = summary
-            .seats
-            .iter()
-            .map(|s| SeatSetup {
-                name: s.name.clone(),
-                controller: s.computer.clone().unwrap_or_else(|| "human".into()),
-                side: s.side.clone(),
-                player: None,
-            })
-            .collect();
+        let seats = summary.seats.iter().map(|s| (s.name.as_str(), s.computer.as_ref(), s.side.as_ref()));
+        let setup = crate::online::table::table_setup(&rules, 0, seats);
         Session::online(rules, setup, seat.map(|s| s - 1), &remote_update(update))
     }
 
