@@ -902,9 +902,8 @@ mod tests {
         table.join(2, 2, "Bob", &mut out).unwrap();
         table.confirm(&mut engine, 1, now, &mut out).unwrap();
         table.confirm(&mut engine, 2, now, &mut out).unwrap();
-        let mut setup = GameSetup::new(&rules, 0, 2, "human");
-        setup.seats[0].name = "Ann".into();
-        setup.seats[1].name = "Bob".into();
+        let setup =
+            crate::online::table::table_setup(&rules, 0, [("Ann", None, None), ("Bob", None, None)].into_iter());
         let mut sessions: Vec<Session> = [1u64, 2]
             .iter()
             .map(|&conn| {
