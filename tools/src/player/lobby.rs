@@ -400,10 +400,11 @@ impl Lobby {
                     match (table.stage, held) {
                         (Stage::Gathering, None) => {
                             for (i, seat) in table.seats.iter().enumerate() {
-                                if seat.computer.is_none() && !seat.taken {
-                                    if ui.button(format!("Take seat {}", i + 1)).clicked() {
-                                        asked.push(Asked::Join(table.id, i as u8 + 1));
-                                    }
+                                if seat.computer.is_none()
+                                    && !seat.taken
+                                    && ui.button(format!("Take seat {}", i + 1)).clicked()
+                                {
+                                    asked.push(Asked::Join(table.id, i as u8 + 1));
                                 }
                             }
                         }
@@ -865,6 +866,7 @@ mod tests {
     }
 
     /// The `game` messages for `conn` in what a table sent, in order.
+    #[allow(clippy::vec_box)] // the protocol's own boxed message
     fn updates_for(out: &mut Outbox, conn: u64) -> Vec<Box<GameUpdate>> {
         let mut updates = Vec::new();
         out.retain(|(to, text)| {
