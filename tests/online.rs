@@ -254,6 +254,19 @@ fn four_clients_play_a_dice_wars_game_to_the_end() {
             !data.join("tables").join(format!("{table}.jsonl")).exists(),
             "an ended table's log moves to finished/"
         );
+
+        // Anyone may ask for the ended game's replay: the same save. A game not ended has none.
+        host.send(&ClientMessage::Replay { table }).await.unwrap();
+        let sent = loop {
+            if let ServerMessage::Replay { save, .. } = host.receive().await.unwrap() {
+                break save;
+            }
+        };
+        let filed: serde_json::Value = serde_json::from_slice(&std::fs::read(&save_path).unwrap()).unwrap();
+        assert_eq!(sent, filed);
+        let unfinished = create(&mut host, request("dice_wars", vec![person(); 2], 3)).await;
+        host.send(&ClientMessage::Replay { table: unfinished }).await.unwrap();
+        assert_eq!(next_error(&mut host).await.0, ErrorCode::NoTable);
     });
     std::fs::remove_dir_all(&data).unwrap();
 }
@@ -970,6 +983,7 @@ mod window {
 
     use egui_kittest::Harness;
     use egui_kittest::kittest::Queryable;
+    use meeple::player::app::Screen;
     use meeple::player::catalog::{ModEntry, Origin};
     use meeple::player::{PlayerApp, StartOptions};
     use meeple_engine::game::ActionKind;
@@ -1192,6 +1206,23 @@ mod window {
         let outcome = |w: &Window| w.state().game().unwrap().session.state.outcome.clone();
         assert_eq!(outcome(&ann), outcome(&cy));
         assert_eq!(outcome(&bob), outcome(&cy));
+
+        // Back at the tables, the ended game is there to watch from its start: the whole game,
+        // every action the server counted, to the same end.
+        let (steps, ended) = (step_of(&cy), outcome(&cy));
+        // The game-over window's button (the bar's lies under the window).
+        cy.query_all_by_label("Back to tables").last().unwrap().click();
+        for _ in 0..4 {
+            cy.step();
+        }
+        until(&mut [&mut cy], "the ended table listed", |w| has_label(w[0], "Watch the replay"));
+        click(&mut cy, "Watch the replay");
+        until(&mut [&mut cy], "the replay", |w| matches!(w[0].state().screen, Screen::Replay(_)));
+        let viewer = cy.state_mut().replay_mut().unwrap();
+        assert_eq!(viewer.history.len() as u64, steps);
+        assert_eq!(viewer.states.last().unwrap().outcome, ended);
+        click(&mut cy, "Close replay");
+        assert!(has_label(&cy, "Open the table"), "closing the replay returns to the tables");
     }
 
     fn window_has_text(window: &Window, text: &str) -> bool {

@@ -66,6 +66,8 @@ pub enum ClientMessage {
     /// Gets up from the table: before the game, the seat is free again; during it, the seat is
     /// held like a lost connection (see `grace_seconds`). A spectator stops watching.
     LeaveTable { table: TableId },
+    /// Asks for an ended table's game from its start; the server answers `replay`.
+    Replay { table: TableId },
 }
 
 /// A new table: the game, its options, its seats and its clocks.
@@ -124,6 +126,13 @@ pub enum ServerMessage {
     Joined { table: TableId, seat: u8, token: String },
     /// The game as the receiver may see it, after each step.
     Game(Box<GameUpdate>),
+    /// An ended table's whole game, as a save file (setup, every action, the final state's
+    /// hash) that any window replays. Only once the game is over: it tells every hidden card.
+    Replay {
+        table: TableId,
+        #[schemars(with = "serde_json::Map<String, serde_json::Value>")]
+        save: serde_json::Value,
+    },
     /// Something the client asked was refused; nothing changed. With code `protocol` (a
     /// malformed, oversized or hostile message) the server closes the connection after it.
     Error { code: ErrorCode, message: String },

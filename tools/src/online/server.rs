@@ -681,6 +681,15 @@ impl ClientSession {
                 self.send(&ServerMessage::Tables { tables });
             }
             ClientMessage::CreateTable(request) => self.create(shared, request),
+            ClientMessage::Replay { table } => {
+                let save = shared.store.finished_save(table).and_then(|bytes| {
+                    serde_json::from_slice(&bytes).map_err(|e| format!("table {table}'s save does not read: {e}"))
+                });
+                match save {
+                    Ok(save) => self.send(&ServerMessage::Replay { table, save }),
+                    Err(why) => self.refuse(ErrorCode::NoTable, why),
+                }
+            }
             ClientMessage::LeaveTable { table } => {
                 if self.tables.remove(&table) {
                     let _ = shared.worker_of(table).send(Work::Gone { table, conn: self.conn.id, got_up: true });

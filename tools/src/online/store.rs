@@ -140,6 +140,17 @@ impl Store {
     }
 
     /// Moves an ended table's log to `finished/` with its save file beside it.
+    /// The save file of an ended table, as written when it ended.
+    pub fn finished_save(&self, id: TableId) -> Result<Vec<u8>, String> {
+        let path = self.root.join("finished").join(format!("{id}.json"));
+        meeple_engine::files::read_capped(
+            &path,
+            meeple_engine::save::MAX_SAVE_BYTES,
+            meeple_engine::files::Links::Refuse,
+        )
+        .map_err(|_| format!("table {id} has no finished game to replay"))
+    }
+
     pub fn finish(&self, id: TableId, save: &meeple_engine::save::SaveFile) -> std::io::Result<()> {
         let finished = self.root.join("finished");
         let bytes = serde_json::to_vec_pretty(save).map_err(std::io::Error::other)?;

@@ -102,6 +102,8 @@ pub struct PlayerApp {
     lobby_aside: Option<Box<Lobby>>,
     /// Where the lobby keeps the seats held online between runs (none in tests).
     pub kept_seats_file: Option<PathBuf>,
+    /// The replay shown came from the lobby (an ended table's), which closing it returns to.
+    replay_from_lobby: bool,
 }
 
 impl PlayerApp {
@@ -151,6 +153,7 @@ impl PlayerApp {
             game_aside: None,
             lobby_aside: None,
             kept_seats_file: None,
+            replay_from_lobby: false,
         };
         if let Some(path) = &options.open {
             app.open_save(path, options.replay);
@@ -380,6 +383,14 @@ impl PlayerApp {
                     };
                     self.lobby_aside = Some(lobby);
                 }
+                Some(LobbyChoice::Replay(viewer)) => {
+                    let Screen::Lobby(lobby) = std::mem::replace(&mut self.screen, Screen::Replay(viewer)) else {
+                        unreachable!("matched above")
+                    };
+                    // Closing the replay returns to the lobby.
+                    self.lobby_aside = Some(lobby);
+                    self.replay_from_lobby = true;
+                }
                 Some(LobbyChoice::Play(session, mut table)) => {
                     let Screen::Lobby(lobby) = std::mem::replace(&mut self.screen, Screen::Launcher) else {
                         unreachable!("matched above")
@@ -428,9 +439,10 @@ impl PlayerApp {
             },
             Screen::Replay(viewer) => {
                 if viewer.ui(ui) == Some(ReplayChoice::Close) {
-                    self.screen = match self.game_aside.take() {
-                        Some(game) => Screen::Game(game),
-                        None => Screen::Launcher,
+                    self.screen = match (self.game_aside.take(), std::mem::take(&mut self.replay_from_lobby)) {
+                        (Some(game), _) => Screen::Game(game),
+                        (None, true) => Screen::Lobby(self.lobby_aside.take().unwrap_or_default()),
+                        (None, false) => Screen::Launcher,
                     };
                 }
             }

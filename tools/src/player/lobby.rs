@@ -12,6 +12,7 @@ use egui::{Color32, RichText};
 use meeple_engine::rules::Ruleset;
 
 use super::catalog::{self, ModEntry};
+use super::replay::ReplayViewer;
 use super::session::{RemoteUpdate, Session};
 use crate::online::link::{Link, LinkEvent};
 use crate::online::protocol::{
@@ -81,6 +82,8 @@ pub enum LobbyChoice {
     Back,
     /// A game started (or was taken back) at a table: play or watch it.
     Play(Box<Session>, Box<OnlineTable>),
+    /// An ended table's game, to watch from its start.
+    Replay(Box<ReplayViewer>),
 }
 
 impl Default for Lobby {
@@ -263,8 +266,26 @@ impl Lobby {
                 self.status = Some(message);
             }
             ServerMessage::Welcome { games, .. } => self.games = games,
+            ServerMessage::Replay { table, save } => match self.replay_of(table, &save, mods) {
+                Ok(viewer) => return Some(LobbyChoice::Replay(Box::new(viewer))),
+                Err(why) => self.status = Some(why),
+            },
         }
         None
+    }
+
+    /// The viewer of an ended table's game, from the save the server sent.
+    fn replay_of(&self, table: TableId, save: &serde_json::Value, mods: &[ModEntry]) -> Result<ReplayViewer, String> {
+        let shown = format!("table {table}");
+        let bytes = serde_json::to_vec(save).map_err(|e| e.to_string())?;
+        let save = meeple_engine::save::SaveFile::parse(&bytes, &shown).map_err(|e| e.to_string())?;
+        let rules = mods
+            .iter()
+            .find(|m| m.id == save.mod_ref.id)
+            .and_then(|m| m.rules.as_ref())
+            .ok_or_else(|| format!("{shown} is a game of `{}`, which is not among your games", save.mod_ref.id))?;
+        let rules = catalog::with_options(rules, &save.setup.options)?;
+        ReplayViewer::from_save(rules, &save, &shown)
     }
 
     /// The session of a game at a table, from its first update.
@@ -429,7 +450,13 @@ impl Lobby {
                             }
                         }
                         (Stage::Over, _) => {
-                            ui.label("Over");
+                            if ui
+                                .button("Watch the replay")
+                                .on_hover_text("The whole game from its start, every card shown")
+                                .clicked()
+                            {
+                                asked.push(Asked::Replay(table.id));
+                            }
                         }
                         (Stage::Playing, None) => {}
                     }
@@ -460,6 +487,7 @@ impl Lobby {
                     self.watching = Some(table);
                     self.send(ClientMessage::Watch { table });
                 }
+                Asked::Replay(table) => self.send(ClientMessage::Replay { table }),
             }
         }
         None
@@ -655,6 +683,7 @@ enum Asked {
     GetUp(TableId),
     Rejoin(TableId, String),
     Watch(TableId),
+    Replay(TableId),
 }
 
 /// A seat as the table list shows it: "2. Ann (ready)", "3. open", "1. Computer (medium)".
@@ -843,7 +872,9 @@ impl OnlineTable {
         if self.seat.is_none() {
             self.lobby.watching = None;
         }
+        // Ask for the tables at once; an answer the game screen passed over is not awaited.
         self.lobby.listed_at = f64::NEG_INFINITY;
+        self.lobby.listing = false;
         *self.lobby
     }
 }
