@@ -272,6 +272,35 @@ fn four_clients_play_a_dice_wars_game_to_the_end() {
 }
 
 #[test]
+fn a_seat_taken_back_elsewhere_is_no_longer_played_from_where_it_was() {
+    let rules = load("dice_wars");
+    let data = scratch("taken-elsewhere");
+    runtime().block_on(async {
+        let (_server, url) = serve(vec![rules.clone()], &data, 600).await;
+        let mut first = connect(&url).await;
+        let table = create(&mut first, request("dice_wars", vec![person(), computer("easy")], 8)).await;
+        let token = join(&mut first, table, 1).await;
+        first.send(&ClientMessage::Confirm { table }).await.unwrap();
+        next_update(&mut first).await.unwrap();
+
+        // The same token on a second machine, while the first is still connected.
+        let mut second = connect(&url).await;
+        second.send(&ClientMessage::Rejoin { table, token }).await.unwrap();
+        let update = next_update(&mut second).await.unwrap();
+        assert_eq!(update.seat, Some(1));
+        let (code, message) = next_error(&mut first).await;
+        assert_eq!(code, ErrorCode::Seat);
+        assert!(message.contains("taken back on another connection"), "{message}");
+
+        // The first connection acts no more for the seat.
+        let pass = ActionRecord { seat: None, action: "pass".into(), args: Default::default() };
+        first.send(&ClientMessage::Act { table, step: update.step, action: pass }).await.unwrap();
+        assert_eq!(next_error(&mut first).await.0, ErrorCode::Seat);
+    });
+    std::fs::remove_dir_all(&data).unwrap();
+}
+
+#[test]
 fn a_dropped_seat_comes_back_with_its_token_from_a_new_connection() {
     let rules = load("dice_wars");
     let data = scratch("rejoin");
@@ -1118,6 +1147,7 @@ mod window {
             });
             let who = if ann.state().game().unwrap().session.is_human_turn() { &mut ann } else { &mut bob };
             let before = step_of(who);
+            assert!(!window_has_text(&cy, "computer (human)"), "a person's turn is not a computer's");
             let clock = who.state().game().unwrap().online.as_ref().unwrap().clock;
             assert!(clock.is_some_and(|(s, _)| s <= 600), "the clock runs for a person: {clock:?}");
             assert!(window_has_text(who, " s left for "), "the clock is shown");
@@ -1147,7 +1177,13 @@ mod window {
         // Bob's window closes; a new one finds his seat kept and takes it back.
         drop(bob);
         let mut bob = window(&data.join("bob-seats.json"));
-        connect(&mut bob, &url);
+        click(&mut bob, "Play online");
+        {
+            // The server and the name are those of the last run: one click connects.
+            let lobby = bob.state_mut().lobby_mut().unwrap();
+            assert_eq!((lobby.address.as_str(), lobby.name.as_str()), (url.as_str(), "Bob"));
+        }
+        click(&mut bob, "Connect");
         until(&mut [&mut ann, &mut bob, &mut cy], "Bob's kept seat", |w| has_label(w[1], "Back to the game"));
         click(&mut bob, "Back to the game");
         until(&mut [&mut ann, &mut bob, &mut cy], "Bob back again", |w| {

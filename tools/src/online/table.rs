@@ -406,9 +406,21 @@ impl Table {
             return refuse(ErrorCode::Seat, format!("this connection already holds another seat at table {}", self.id));
         }
         let seat = &mut self.seats[index];
-        if !seat.connections.contains(&conn) {
-            seat.connections.push(conn);
+        // The seat is played from one place: a connection that held it before (a window left
+        // open on another machine) is told, and no longer plays it.
+        for before in std::mem::take(&mut seat.connections) {
+            if before != conn {
+                self.members.remove(&before);
+                let message = format!(
+                    "seat {} of table {} was taken back on another connection: this one no longer plays it",
+                    index + 1,
+                    self.id
+                );
+                out.push((before, message_text(&ServerMessage::Error { code: ErrorCode::Seat, message })));
+            }
         }
+        let seat = &mut self.seats[index];
+        seat.connections.push(conn);
         seat.away_since = None;
         if seat.stand_in {
             seat.stand_in = false;

@@ -556,6 +556,8 @@ impl PlayerApp {
         let mut lobby = self.lobby_aside.take().unwrap_or_default();
         lobby.kept_file.clone_from(&self.kept_seats_file);
         if !lobby.is_connected() {
+            // The server and name of the last run.
+            lobby.recall();
             // The form starts with the game chosen in the launcher.
             lobby.preferred_game = self.mods.get(self.selected).map(|m| m.id.clone());
         }
@@ -1031,7 +1033,7 @@ impl GameScreen {
             table.exchange(&mut self.session, now);
             // One update a frame, once the last one's motion has played; all at once when
             // motion is off or the screen has fallen far behind.
-            let all = self.reduce_motion || table.behind() > ONLINE_CATCH_UP;
+            let all = self.reduce_motion || table.behind() > ONLINE_CATCH_UP || table.own_clock_runs();
             if all {
                 while table.show_next(&mut self.session) {}
             } else if !self.motion.is_busy(now) {
@@ -1439,10 +1441,10 @@ impl GameScreen {
                 self.confirm = Some(Confirm::Leave);
             }
             if !session.is_over()
-                && let Some(seconds) = table.seconds_left(now)
+                && let (Some(seconds), Some(on_clock)) = (table.seconds_left(now), table.clock_for)
             {
                 ui.separator();
-                let seat = describe::seat(&session.state, session.seat());
+                let seat = describe::seat(&session.state, on_clock);
                 let text = RichText::new(format!("{seconds} s left for {seat}"));
                 ui.label(if seconds <= 10 { text.color(Color32::LIGHT_RED).strong() } else { text });
             }
@@ -1463,10 +1465,21 @@ impl GameScreen {
                 self.settings_asked = true;
             }
         });
+        // A seat that left the game (grey) is not waited for; nobody is, once it is over.
+        let playing = |i: usize| {
+            !session.is_over()
+                && session
+                    .state
+                    .seats
+                    .get(i)
+                    .is_some_and(|s| s.status == meeple_engine::game::state::SeatStatus::Active)
+        };
         let away: Vec<String> = table
             .seats
             .iter()
-            .filter(|s| s.computer.is_none() && !s.connected)
+            .enumerate()
+            .filter(|(i, s)| s.computer.is_none() && !s.connected && playing(*i))
+            .map(|(_, s)| s)
             .map(|s| if s.stand_in { format!("{} (the computer plays)", s.name) } else { s.name.clone() })
             .collect();
         if !away.is_empty() {

@@ -197,6 +197,7 @@ impl Lobby {
                     if let (Some(file), Some(link)) = (&self.kept_file, &self.link) {
                         self.held.extend(KeptSeats::read(file).at(link.url()));
                     }
+                    self.keep_seats();
                 }
                 LinkEvent::Lost(why) => self.status = Some(format!("Not connected: {why}")),
                 LinkEvent::Message(message) => {
@@ -221,8 +222,9 @@ impl Lobby {
         match message {
             ServerMessage::Tables { tables } => {
                 // A table gone (ended long ago, or the server's data cleared) holds no seat.
+                // An ended game's seat is of no more use.
                 let before = self.held.len();
-                self.held.retain(|id, _| tables.iter().any(|t| t.id == *id));
+                self.held.retain(|id, _| tables.iter().any(|t| t.id == *id && t.stage != Stage::Over));
                 if self.held.len() != before {
                     self.keep_seats();
                 }
@@ -387,8 +389,8 @@ impl Lobby {
             ui.label("No tables yet: open one below.");
         }
         let mut asked = Vec::new();
-        egui::Grid::new("tables").striped(true).num_columns(6).spacing([12.0, 6.0]).show(ui, |ui| {
-            for head in ["Table", "Game", "Seats", "Options", "Clock", ""] {
+        egui::Grid::new("tables").striped(true).num_columns(7).spacing([12.0, 6.0]).show(ui, |ui| {
+            for head in ["Table", "Game", "Seats", "Options", "Clock", "Stage", ""] {
                 ui.label(RichText::new(head).strong());
             }
             ui.end_row();
@@ -399,7 +401,8 @@ impl Lobby {
                 ui.label(offer.map_or(table.game.as_str(), |g| g.name.as_str()));
                 ui.vertical(|ui| {
                     for (i, seat) in table.seats.iter().enumerate() {
-                        ui.add(egui::Label::new(RichText::new(seat_line(i, seat, offer)).small()).extend());
+                        let line = seat_line(i, seat, offer, table.stage);
+                        ui.add(egui::Label::new(RichText::new(line).small()).extend());
                     }
                 });
                 let options: Vec<String> = table
@@ -412,6 +415,11 @@ impl Lobby {
                     .collect();
                 ui.label(if options.is_empty() { "defaults".into() } else { options.join("\n") });
                 ui.label(table.turn_seconds.map_or("none".into(), |s| format!("{s} s a decision")));
+                ui.label(match table.stage {
+                    Stage::Gathering => "gathering",
+                    Stage::Playing => "playing",
+                    Stage::Over => "over",
+                });
                 ui.vertical(|ui| {
                     let held = self.held.get(&table.id).cloned();
                     if let Err(why) = &installed {
@@ -432,7 +440,7 @@ impl Lobby {
                         (Stage::Gathering, Some((seat, _))) => {
                             let confirmed = table.seats.get(seat as usize - 1).is_some_and(|s| s.confirmed);
                             if confirmed {
-                                ui.label("Ready: the game starts when every seat is");
+                                ui.label("Ready: waiting for the other seats");
                             } else if ui
                                 .button(RichText::new("Confirm").strong())
                                 .on_hover_text("Ready to play: the game starts when every seat is taken and confirmed")
@@ -498,7 +506,22 @@ impl Lobby {
         if let (Some(file), Some(link)) = (&self.kept_file, &self.link) {
             let mut kept = KeptSeats::read(file);
             kept.set(link.url(), &self.held);
+            kept.address = Some(link.url().to_string());
+            kept.name = Some(self.name.clone());
             kept.write(file);
+        }
+    }
+
+    /// Takes the server and name kept from the last run, if any.
+    pub fn recall(&mut self) {
+        if let Some(file) = &self.kept_file {
+            let kept = KeptSeats::read(file);
+            if let Some(address) = kept.address {
+                self.address = address;
+            }
+            if let Some(name) = kept.name {
+                self.name = name;
+            }
         }
     }
 
@@ -629,11 +652,19 @@ impl Lobby {
     }
 }
 
-/// The seats a window holds at each server (its URL → table → seat and token), in a file of
-/// the player's data folder, so that a window closed mid-game takes its seats back when it
+/// What the lobby keeps between runs, in a file of the player's data folder: the server last
+/// connected to and the name last sat down with, and the seats held at each server (its URL →
+/// table → seat and token), so that a window closed mid-game takes its seats back when it
 /// connects again. The tokens are keys: the file is the user's alone.
 #[derive(Default, serde::Serialize, serde::Deserialize)]
-pub struct KeptSeats(BTreeMap<String, BTreeMap<TableId, (u8, String)>>);
+pub struct KeptSeats {
+    #[serde(default)]
+    pub address: Option<String>,
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    seats: BTreeMap<String, BTreeMap<TableId, (u8, String)>>,
+}
 
 impl KeptSeats {
     /// The file in the player's data folder.
@@ -648,14 +679,14 @@ impl KeptSeats {
 
     /// The seats held at a server.
     pub fn at(&self, url: &str) -> BTreeMap<TableId, (u8, String)> {
-        self.0.get(url).cloned().unwrap_or_default()
+        self.seats.get(url).cloned().unwrap_or_default()
     }
 
     pub fn set(&mut self, url: &str, held: &BTreeMap<TableId, (u8, String)>) {
         if held.is_empty() {
-            self.0.remove(url);
+            self.seats.remove(url);
         } else {
-            self.0.insert(url.to_string(), held.clone());
+            self.seats.insert(url.to_string(), held.clone());
         }
     }
 
@@ -687,13 +718,15 @@ enum Asked {
 }
 
 /// A seat as the table list shows it: "2. Ann (ready)", "3. open", "1. Computer (medium)".
-fn seat_line(index: usize, seat: &SeatSummary, offer: Option<&GameOffer>) -> String {
+fn seat_line(index: usize, seat: &SeatSummary, offer: Option<&GameOffer>, stage: Stage) -> String {
     let who = if seat.computer.is_some() || seat.taken { seat.name.clone() } else { "open".into() };
-    let state = if seat.computer.is_some() {
+    let state = if seat.computer.is_some() || stage == Stage::Over {
         ""
+    } else if seat.stand_in {
+        " (away: the computer plays)"
     } else if seat.taken && !seat.connected {
         " (away)"
-    } else if seat.confirmed {
+    } else if seat.confirmed && stage == Stage::Gathering {
         " (ready)"
     } else {
         ""
@@ -759,16 +792,18 @@ pub struct OnlineTable {
     /// The window's seat (1-based), or `None` when it watches.
     pub seat: Option<u8>,
     pub seats: Vec<SeatSummary>,
-    /// Seconds left for the seat to act as the last update gave them, and when it came
-    /// (window time).
+    /// Seconds left for the seat to act as the last update received gave them, and when it
+    /// came (window time): the clock runs on the server, however far behind the screen is.
     pub clock: Option<(u32, f64)>,
+    /// The seat (0-based) the clock runs for.
+    pub clock_for: Option<u8>,
     /// The lobby, with the connection, to go back to.
     pub lobby: Box<Lobby>,
     /// What the server last refused or said, or why the connection ended.
     pub status: Option<String>,
-    /// Updates received and not yet shown, each with when it came (window time): the screen
-    /// shows them one after another, each action's motion played out.
-    waiting: std::collections::VecDeque<(Box<GameUpdate>, f64)>,
+    /// Updates received and not yet shown: the screen shows them one after another, each
+    /// action's motion played out.
+    waiting: std::collections::VecDeque<Box<GameUpdate>>,
 }
 
 impl OnlineTable {
@@ -778,6 +813,7 @@ impl OnlineTable {
             seat,
             seats: update.seats.clone(),
             clock: update.seconds_left.map(|s| (s, now)),
+            clock_for: update.to_act.map(|s| s - 1),
             lobby: Box::new(Lobby::new()),
             status: None,
             waiting: Default::default(),
@@ -789,11 +825,16 @@ impl OnlineTable {
         self.waiting.len()
     }
 
+    /// Whether the window's own seat is on the clock: what waits to be shown is shown at once,
+    /// since the person's time runs.
+    pub fn own_clock_runs(&self) -> bool {
+        self.clock.is_some() && self.seat.is_some_and(|seat| self.clock_for == Some(seat - 1))
+    }
+
     /// Shows the next update that waits; false when none does.
     pub fn show_next(&mut self, session: &mut Session) -> bool {
-        let Some((update, at)) = self.waiting.pop_front() else { return false };
+        let Some(update) = self.waiting.pop_front() else { return false };
         self.seats.clone_from(&update.seats);
-        self.clock = update.seconds_left.map(|s| (s, at));
         if let Err(why) = session.receive(&remote_update(&update)) {
             self.status = Some(why);
         }
@@ -817,7 +858,9 @@ impl OnlineTable {
                 }
                 LinkEvent::Lost(why) => self.status = Some(format!("Connection lost: {why}")),
                 LinkEvent::Message(ServerMessage::Game(update)) if update.table == self.table => {
-                    self.waiting.push_back((update, now));
+                    self.clock = update.seconds_left.map(|s| (s, now));
+                    self.clock_for = update.to_act.map(|s| s - 1);
+                    self.waiting.push_back(update);
                 }
                 LinkEvent::Message(ServerMessage::Table { table }) if table.id == self.table => {
                     self.seats.clone_from(&table.seats);

@@ -150,8 +150,10 @@ pub fn turn_header(ui: &mut egui::Ui, session: &Session) {
     if rules.phases.len() > 1 {
         where_in_game.push_str(&format!(" · {}", phase.label));
     }
-    if !session.is_human(seat) {
-        where_in_game.push_str(&format!(" · computer ({})", session.setup.seats[seat as usize].controller));
+    // Online, another person's seat is not this window's, yet no computer's either.
+    let controller = session.setup.seats.get(seat as usize).map_or("human", |s| s.controller.as_str());
+    if !session.is_human(seat) && controller != "human" {
+        where_in_game.push_str(&format!(" · computer ({controller})"));
     }
     ui.label(where_in_game);
     // A seat that is one character shows it here; a seat of several lists them in the seats panel.
