@@ -95,11 +95,6 @@ impl Link {
         self.open && !self.ended
     }
 
-    /// Whether the connection has ended (or never was made).
-    pub fn has_ended(&self) -> bool {
-        self.ended
-    }
-
     /// Queues a message for the server; false when the connection has ended.
     pub fn send(&self, message: ClientMessage) -> bool {
         !self.ended && self.outgoing.send(message).is_ok()

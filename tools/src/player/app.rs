@@ -1051,7 +1051,7 @@ impl GameScreen {
         let choice_made = self.screen_ui(ui, &mut choice);
         if let Some(table) = &mut self.online {
             // What the person chose this frame goes at once.
-            table.exchange(&mut self.session, now);
+            table.send_chosen(&mut self.session);
             if table.clock.is_some() {
                 // The clock counts down each second.
                 ui.ctx().request_repaint_after(Duration::from_millis(250));

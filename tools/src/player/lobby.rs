@@ -882,6 +882,11 @@ impl OnlineTable {
                 LinkEvent::Message(_) => {}
             }
         }
+        self.send_chosen(session);
+    }
+
+    /// Sends the actions the person chose since the last call.
+    pub fn send_chosen(&mut self, session: &mut Session) {
         for (step, action) in session.take_outgoing() {
             self.lobby.send(ClientMessage::Act { table: self.table, step, action });
         }

@@ -309,7 +309,7 @@ impl Session {
             .events
             .iter()
             .map(|e| {
-                serde_json::from_value(e.clone()).map_err(|e| format!("an event from the server does not read: {e}"))
+                serde::Deserialize::deserialize(e).map_err(|e| format!("an event from the server does not read: {e}"))
             })
             .collect::<Result<Vec<Event>, _>>()?
             .into_iter()
@@ -365,11 +365,6 @@ impl Session {
     /// the window to send to the server.
     pub fn take_outgoing(&mut self) -> Vec<(u64, ActionRecord)> {
         self.remote.as_mut().map(|r| std::mem::take(&mut r.outgoing)).unwrap_or_default()
-    }
-
-    /// Whether the game is played at a server's table.
-    pub fn is_online(&self) -> bool {
-        self.remote.is_some()
     }
 
     /// Whether an action was sent to the server and its answer has not come yet.
